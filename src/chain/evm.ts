@@ -1,0 +1,39 @@
+import { keccak_256 } from '@noble/hashes/sha3.js'
+import type { Rng } from '../rng.js'
+
+const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/
+
+/** Lower-case hex without a prefix. */
+export function toHex(bytes: Uint8Array): string {
+  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
+}
+
+/** EIP-55: a letter is upper case when the matching nibble of keccak-256(lower-case hex) is >= 8. */
+export function toChecksumAddress(address: string): string {
+  if (!EVM_ADDRESS.test(address)) throw new TypeError(`not an EVM address: ${address}`)
+  const lower = address.slice(2).toLowerCase()
+  const hash = toHex(keccak_256(new TextEncoder().encode(lower)))
+  let out = '0x'
+  for (let i = 0; i < lower.length; i++) {
+    const char = lower[i]!
+    out += parseInt(hash[i]!, 16) >= 8 ? char.toUpperCase() : char
+  }
+  return out
+}
+
+export function isValidEvmAddress(address: string): boolean {
+  if (!EVM_ADDRESS.test(address)) return false
+  const hex = address.slice(2)
+  // Single-case addresses carry no checksum, as in every EVM wallet.
+  if (hex === hex.toLowerCase() || hex === hex.toUpperCase()) return true
+  return toChecksumAddress(address) === address
+}
+
+export function generateEvmAddress(rng: Rng): string {
+  return toChecksumAddress(`0x${toHex(rng.bytes(20))}`)
+}
+
+/** 32 random bytes as `0x` + 64 lower-case hex digits. */
+export function generateEvmTxHash(rng: Rng): string {
+  return `0x${toHex(rng.bytes(32))}`
+}
