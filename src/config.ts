@@ -1,0 +1,108 @@
+import { fileURLToPath } from 'node:url'
+import { z } from 'zod'
+
+/** Where the fixtures shipped with the package live (`fixtures/` next to `src/` or `dist/`). */
+export const DEFAULT_FIXTURES_DIR = fileURLToPath(new URL('../fixtures', import.meta.url))
+export const DEFAULT_CLOCK_START = '2026-01-01T00:00:00.000Z'
+
+const booleanInput = z.union([
+  z.boolean(),
+  z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1'),
+])
+const integer = (min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max)
+
+/** `50` or `20-80` (milliseconds). */
+const latencyInput = z
+  .string()
+  .regex(/^\d+(-\d+)?$/, 'expected milliseconds such as 50 or a range such as 20-80')
+  .transform((value): [number, number] => {
+    const [min, max = min] = value.split('-').map(Number) as [number, number?]
+    return [min, max]
+  })
+  .refine(([min, max]) => min <= max, 'the range must go from low to high')
+
+/** `5s,30s,2m,10m,1h` or `none`: delays between webhook attempts. */
+const retryScheduleInput = z.string().transform((value, ctx): number[] => {
+  if (value.trim() === 'none') return []
+  const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
+  const delays: number[] = []
+  for (const part of value.split(',')) {
+    const match = /^\s*(\d+)(ms|s|m|h)\s*$/.exec(part)
+    if (!match) {
+      ctx.addIssue({ code: 'custom', message: `'${part.trim()}' is not a delay such as 5s, 2m or 1h (or use 'none')` })
+      return z.NEVER
+    }
+    delays.push(Number(match[1]) * units[match[2]!]!)
+  }
+  return delays
+})
+
+export const ConfigSchema = z.object({
+  port: integer(0, 65535).default(4400),
+  host: z.string().min(1).default('127.0.0.1'),
+  /** Seeds every generated id, address, secret, name and price. */
+  seed: z.string().min(1).default('wallet-sandbox'),
+  auth: z.enum(['open', 'strict']).default('open'),
+  envelope: z.enum(['wrapped', 'bare']).default('wrapped'),
+  lenient: booleanInput.default(false),
+  /** Requests per second per API key; 0 turns the limiter off. */
+  rateLimit: integer(0).default(10),
+  dataFile: z.string().min(1).optional(),
+  fixtures: z.string().min(1).default(DEFAULT_FIXTURES_DIR),
+  whitelistEnforced: booleanInput.default(false),
+  /** Bytes. */
+  bodyLimit: integer(1).default(100 * 1024),
+  settle: z.enum(['auto', 'instant', 'manual']).default('auto'),
+  /** ms; when set, the confirmation delay of every network. */
+  settleDelay: integer(0).optional(),
+  clock: z.enum(['real', 'manual']).default('real'),
+  clockStart: z.iso.datetime({ offset: true }).default(DEFAULT_CLOCK_START),
+  controlToken: z.string().min(1).optional(),
+  webhookUrl: z.url({ protocol: /^https?$/ }).optional(),
+  webhookSecret: z.string().regex(/^whsec_[A-Za-z0-9+/=]+$/, 'expected whsec_ followed by base64').optional(),
+  webhookRetries: retryScheduleInput.default([5_000, 30_000, 120_000, 600_000, 3_600_000]),
+  /** ms before a webhook attempt counts as failed. */
+  webhookTimeout: integer(1).default(10_000),
+  /** ms between price ticks on the stream. */
+  priceInterval: integer(10).default(1000),
+  logFormat: z.enum(['auto', 'pretty', 'json']).default('auto'),
+  quiet: booleanInput.default(false),
+  latency: latencyInput.optional(),
+  errorRate: z.coerce.number().min(0).max(1).default(0),
+})
+
+export type Config = Readonly<z.output<typeof ConfigSchema>>
+export type ConfigInput = z.input<typeof ConfigSchema>
+export type ConfigKey = keyof z.output<typeof ConfigSchema>
+
+/** kebab-case flag name of a config key: dataFile → data-file. */
+export const flagName = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)
+/** Environment variable of a config key: dataFile → WALLET_SANDBOX_DATA_FILE. */
+export const envName = (key: string) => `WALLET_SANDBOX_${flagName(key).replace(/-/g, '_').toUpperCase()}`
+
+export class ConfigError extends Error {
+  override name = 'ConfigError'
+}
+
+/**
+ * Merges defaults < `WALLET_SANDBOX_*` environment < flags and validates the result.
+ * Throws ConfigError with one line per problem, naming the flag and its variable.
+ */
+export function loadConfig(sources: { flags?: Partial<Record<ConfigKey, unknown>>; env?: NodeJS.ProcessEnv } = {}): Config {
+  const merged: Record<string, unknown> = {}
+  for (const key of Object.keys(ConfigSchema.shape) as ConfigKey[]) {
+    const fromEnv = sources.env?.[envName(key)]
+    if (fromEnv !== undefined && fromEnv !== '') merged[key] = fromEnv
+    const fromFlag = sources.flags?.[key]
+    if (fromFlag !== undefined) merged[key] = fromFlag
+  }
+  const parsed = ConfigSchema.safeParse(merged)
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => {
+      const key = String(issue.path[0] ?? '')
+      return `  --${flagName(key)} (${envName(key)}): ${issue.message}`
+    })
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`)
+  }
+  return Object.freeze(parsed.data)
+}

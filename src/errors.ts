@@ -1,0 +1,77 @@
+/**
+ * The error catalogue: every error the sandbox can answer, with its wire type and HTTP status
+ * (CONTRACT.md section 2). Code that fails throws `ApiError` with one of these codes; the single
+ * error handler turns it into `{ error: { type, code, message, param? }, request_id }`.
+ */
+export const ERRORS = {
+  parameter_invalid: { type: 'invalid_request_error', status: 400 },
+  parameter_missing: { type: 'invalid_request_error', status: 400 },
+  invalid_json: { type: 'invalid_request_error', status: 400 },
+  resource_missing: { type: 'invalid_request_error', status: 404 },
+  route_not_found: { type: 'invalid_request_error', status: 404 },
+  method_not_allowed: { type: 'invalid_request_error', status: 405 },
+  wallet_not_empty: { type: 'invalid_request_error', status: 409 },
+  invalid_state_transition: { type: 'invalid_request_error', status: 409 },
+  body_too_large: { type: 'invalid_request_error', status: 413 },
+  unsupported_media_type: { type: 'invalid_request_error', status: 415 },
+  insufficient_funds: { type: 'invalid_request_error', status: 422 },
+  wallet_inactive: { type: 'invalid_request_error', status: 422 },
+  recipient_not_whitelisted: { type: 'invalid_request_error', status: 422 },
+  idempotency_key_reused: { type: 'idempotency_error', status: 422 },
+  idempotency_key_in_use: { type: 'idempotency_error', status: 409 },
+  api_key_missing: { type: 'authentication_error', status: 401 },
+  api_key_invalid: { type: 'authentication_error', status: 401 },
+  live_key_in_sandbox: { type: 'authentication_error', status: 401 },
+  control_token_invalid: { type: 'authentication_error', status: 401 },
+  insufficient_permissions: { type: 'permission_error', status: 403 },
+  ip_not_allowed: { type: 'permission_error', status: 403 },
+  rate_limit_exceeded: { type: 'rate_limit_error', status: 429 },
+  internal_error: { type: 'api_error', status: 500 },
+  service_unavailable: { type: 'api_error', status: 503 },
+} as const satisfies Record<string, { type: string; status: number }>
+
+export type ErrorCode = keyof typeof ERRORS
+export type ErrorType = (typeof ERRORS)[ErrorCode]['type']
+
+export interface ErrorBody {
+  type: ErrorType
+  code: ErrorCode
+  message: string
+  param?: string
+}
+
+export interface ApiErrorOptions {
+  param?: string
+  /** Extra response headers, such as `Allow` or `Retry-After`. */
+  headers?: Record<string, string>
+  cause?: unknown
+}
+
+export class ApiError extends Error {
+  readonly code: ErrorCode
+  readonly param: string | undefined
+  readonly headers: Record<string, string>
+
+  constructor(code: ErrorCode, message: string, options: ApiErrorOptions = {}) {
+    super(message, { cause: options.cause })
+    this.name = 'ApiError'
+    this.code = code
+    this.param = options.param
+    this.headers = options.headers ?? {}
+  }
+
+  get status(): number {
+    return ERRORS[this.code].status
+  }
+
+  toBody(): ErrorBody {
+    const body: ErrorBody = { type: ERRORS[this.code].type, code: this.code, message: this.message }
+    if (this.param !== undefined) body.param = this.param
+    return body
+  }
+}
+
+/** 404 for an unknown id, and for an id of another account: both must read the same. */
+export function notFound(kind: string, id: string, param?: string): ApiError {
+  return new ApiError('resource_missing', `No such ${kind}: '${id}'.`, param ? { param } : {})
+}

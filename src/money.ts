@@ -1,0 +1,27 @@
+/**
+ * Amounts: decimal strings on the wire, integer base units (bigint) inside. Never `Number`.
+ */
+export const AMOUNT_PATTERN = /^(0|[1-9][0-9]*)(\.[0-9]+)?$/
+
+/** Digits after the decimal point in a well-formed amount string. */
+export function fractionDigits(amount: string): number {
+  const dot = amount.indexOf('.')
+  return dot === -1 ? 0 : amount.length - dot - 1
+}
+
+/** Parses a string that matches AMOUNT_PATTERN and has at most `decimals` fraction digits. */
+export function toBaseUnits(amount: string, decimals: number): bigint {
+  const [whole = '0', fraction = ''] = amount.split('.')
+  if (fraction.length > decimals) throw new RangeError(`${amount} has more than ${decimals} decimals`)
+  return BigInt(whole + fraction.padEnd(decimals, '0'))
+}
+
+/** Renders base units with at least two fraction digits, more only when needed: 10.00, 0.50, 0.000001. */
+export function formatAmount(units: bigint, decimals: number): string {
+  const negative = units < 0n
+  const digits = (negative ? -units : units).toString().padStart(decimals + 1, '0')
+  const whole = digits.slice(0, digits.length - decimals)
+  let fraction = digits.slice(digits.length - decimals).replace(/0+$/, '')
+  if (fraction.length < 2) fraction = fraction.padEnd(Math.min(2, Math.max(decimals, 2)), '0')
+  return `${negative ? '-' : ''}${whole}.${fraction}`
+}

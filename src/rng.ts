@@ -1,0 +1,64 @@
+import { createHash } from 'node:crypto'
+
+/**
+ * A small seeded pseudo-random generator (sfc32). Every random-looking value the sandbox hands out
+ * (ids, addresses, secrets, faker data, prices) comes from one of these, so that the same seed and
+ * the same requests give the same bytes.
+ */
+export interface Rng {
+  /** A float in [0, 1). */
+  next(): number
+  /** An integer in [0, max). */
+  int(max: number): number
+  bytes(length: number): Uint8Array
+  /** `length` characters of [0-9A-Za-z]. */
+  base62(length: number): string
+  /** A 32-bit integer, for seeding other generators (faker). */
+  uint32(): number
+  /** The generator's position, so that a restarted sandbox goes on where it stopped. */
+  state(): RngState
+}
+
+export type RngState = [number, number, number, number]
+
+const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
+
+/** Derives a generator from any number of string parts: `createRng(seed, apiKey)`. */
+export function createRng(...parts: Array<string | number>): Rng {
+  const digest = createHash('sha256').update(parts.map(String).join('\u0000')).digest()
+  const rng = restoreRng([digest.readUInt32LE(0), digest.readUInt32LE(4), digest.readUInt32LE(8), digest.readUInt32LE(12)])
+  // Warm up so that similar seeds diverge.
+  for (let i = 0; i < 12; i++) rng.uint32()
+  return rng
+}
+
+export function restoreRng(state: RngState): Rng {
+  let [a, b, c, d] = state
+
+  const uint32 = (): number => {
+    const t = (((a + b) | 0) + d) | 0
+    d = (d + 1) | 0
+    a = b ^ (b >>> 9)
+    b = (c + (c << 3)) | 0
+    c = (c << 21) | (c >>> 11)
+    c = (c + t) | 0
+    return t >>> 0
+  }
+  const next = () => uint32() / 4294967296
+  return {
+    next,
+    uint32,
+    state: () => [a >>> 0, b >>> 0, c >>> 0, d >>> 0],
+    int: (max) => Math.floor(next() * max),
+    bytes(length) {
+      const out = new Uint8Array(length)
+      for (let i = 0; i < length; i++) out[i] = uint32() & 0xff
+      return out
+    },
+    base62(length) {
+      let s = ''
+      for (let i = 0; i < length; i++) s += BASE62[uint32() % 62]
+      return s
+    },
+  }
+}

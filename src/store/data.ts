@@ -1,0 +1,142 @@
+import { z } from 'zod'
+import { NETWORKS } from '../chain/networks.js'
+import { restoreRng, type RngState } from '../rng.js'
+import { PaymentIndex } from './payment-index.js'
+import { SCOPES, type AccountState, type KeyRecord, type PaymentRecord, type WalletRecord } from './records.js'
+
+/**
+ * The ledger as it is written to `--data-file` (and returned by snapshots): plain JSON, base units
+ * as digit strings. Loading validates against this schema, so a hand-edited file that does not
+ * fit is refused with the path of the first problem instead of half-loading.
+ */
+const units = z.string().regex(/^-?\d+$/, 'expected base units as a string of digits')
+const metadata = z.record(z.string(), z.string())
+const timestamp = z.string()
+
+const KeyDataSchema = z.object({
+  key: z.string(),
+  account_id: z.string(),
+  type: z.enum(['secret', 'restricted']),
+  scopes: z.array(z.union([z.enum(SCOPES), z.literal('*')])),
+  allowed_ips: z.array(z.string()),
+})
+
+const WalletDataSchema = z.object({
+  id: z.string(),
+  type: z.enum(['institutional', 'user', 'omnibus']),
+  name: z.string(),
+  address: z.string(),
+  currency: z.string(),
+  network: z.enum(NETWORKS),
+  status: z.enum(['active', 'frozen', 'closed']),
+  metadata,
+  created_at: timestamp,
+  updated_at: timestamp,
+  available: units,
+  locked: units,
+})
+
+const PaymentDataSchema = z.object({
+  id: z.string(),
+  seq: z.number().int(),
+  amount_units: units,
+  amount: z.string(),
+  currency: z.string(),
+  network: z.enum(NETWORKS),
+  status: z.enum(['pending', 'processing', 'completed', 'failed']),
+  source: z.string(),
+  destination: z.string(),
+  destination_type: z.enum(['wallet', 'address']),
+  description: z.string().nullable(),
+  metadata,
+  tx_hash: z.string().nullable(),
+  failure_code: z.string().nullable(),
+  failure_message: z.string().nullable(),
+  payout_id: z.string().nullable(),
+  created_at: timestamp,
+  updated_at: timestamp,
+  completed_at: timestamp.nullable(),
+  plan: z
+    .object({
+      outcome: z.enum(['completed', 'failed', 'pending']),
+      failure_code: z.string().nullable(),
+      stage: z.enum(['pending', 'processing']).nullable(),
+      decided_by: z.string(),
+    })
+    .nullable(),
+})
+
+const AccountDataSchema = z.object({
+  account: z.object({ id: z.string(), created_at: timestamp, whitelist_enforced: z.boolean() }),
+  rng_state: z.tuple([z.number(), z.number(), z.number(), z.number()]),
+  wallets: z.array(WalletDataSchema),
+  payments: z.array(PaymentDataSchema),
+  whitelist: z.array(
+    z.object({ id: z.string(), address: z.string(), network: z.enum(NETWORKS), label: z.string().nullable(), created_at: timestamp }),
+  ),
+  webhooks: z.array(
+    z.object({
+      id: z.string(),
+      url: z.string(),
+      events: z.array(z.string()),
+      description: z.string().nullable(),
+      status: z.enum(['enabled', 'disabled']),
+      secret: z.string(),
+      created_at: timestamp,
+    }),
+  ),
+  idempotency: z.array(
+    z.object({
+      scope: z.string(),
+      fingerprint: z.string(),
+      state: z.literal('done'),
+      status: z.number().int(),
+      body: z.string(),
+      request_id: z.string(),
+      created_at: timestamp,
+      expires_at: z.number(),
+    }),
+  ),
+})
+
+export const DataSchema = z.object({
+  version: z.literal(1),
+  accounts: z.array(AccountDataSchema),
+  keys: z.array(KeyDataSchema),
+  /** Sandbox-wide state owned by the control API (outcome rules, screening list, …), by module. */
+  control: z.record(z.string(), z.unknown()).default({}),
+})
+
+export type Data = z.infer<typeof DataSchema>
+type AccountData = z.infer<typeof AccountDataSchema>
+
+export const emptyData = (): Data => ({ version: 1, accounts: [], keys: [], control: {} })
+
+export function accountToData(state: AccountState): AccountData {
+  return {
+    account: { ...state.account },
+    rng_state: state.rng.state(),
+    wallets: [...state.wallets.values()].map((w) => ({ ...w, metadata: { ...w.metadata }, available: String(w.available), locked: String(w.locked) })),
+    payments: state.payments.values().map((p) => ({ ...p, metadata: { ...p.metadata }, plan: p.plan && { ...p.plan }, amount_units: String(p.amount_units) })),
+    whitelist: [...state.whitelist.values()].map((entry) => ({ ...entry })),
+    webhooks: [...state.webhooks.values()].map((endpoint) => ({ ...endpoint, events: [...endpoint.events] })),
+    // In-flight requests are not acknowledged yet, so they are not kept.
+    idempotency: [...state.idempotency.values()].filter((r) => r.state === 'done').map((r) => ({ ...r, state: 'done' as const })),
+  }
+}
+
+export function accountFromData(data: AccountData): AccountState {
+  const payments = new PaymentIndex()
+  for (const p of data.payments) payments.add({ ...p, amount_units: BigInt(p.amount_units) } as PaymentRecord)
+  return {
+    account: { ...data.account },
+    rng: restoreRng(data.rng_state as RngState),
+    wallets: new Map(data.wallets.map((w) => [w.id, { ...w, available: BigInt(w.available), locked: BigInt(w.locked) } as WalletRecord])),
+    payments,
+    whitelist: new Map(data.whitelist.map((entry) => [entry.id, { ...entry }])),
+    webhooks: new Map(data.webhooks.map((endpoint) => [endpoint.id, { ...endpoint }])),
+    idempotency: new Map(data.idempotency.map((record) => [record.scope, { ...record }])),
+  }
+}
+
+export const keysFromData = (data: Data): KeyRecord[] => data.keys.map((k) => ({ ...k, scopes: [...k.scopes], allowed_ips: [...k.allowed_ips] }))

@@ -1,0 +1,135 @@
+import type { Network } from '../chain/networks.js'
+import type { Rng } from '../rng.js'
+import type { PaymentIndex } from './payment-index.js'
+
+/** What the ledger keeps. Wire shapes are rendered from these by `http/present.ts`. */
+
+export const SCOPES = [
+  'wallets:read',
+  'wallets:write',
+  'payments:read',
+  'payments:write',
+  'webhooks:read',
+  'webhooks:write',
+  'whitelist:read',
+  'whitelist:write',
+] as const
+export type Scope = (typeof SCOPES)[number]
+
+export type KeyType = 'secret' | 'restricted'
+export interface KeyRecord {
+  key: string
+  account_id: string
+  type: KeyType
+  /** `['*']` for secret keys. */
+  scopes: Array<Scope | '*'>
+  /** Exact addresses or CIDR blocks; empty allows any address. */
+  allowed_ips: string[]
+}
+
+export interface AccountRecord {
+  id: string
+  created_at: string
+  whitelist_enforced: boolean
+}
+
+export type WalletType = 'institutional' | 'user' | 'omnibus'
+export type WalletStatus = 'active' | 'frozen' | 'closed'
+export type Metadata = Record<string, string>
+
+export interface WalletRecord {
+  id: string
+  type: WalletType
+  name: string
+  address: string
+  currency: string
+  network: Network
+  status: WalletStatus
+  metadata: Metadata
+  created_at: string
+  updated_at: string
+  /** Base units. */
+  available: bigint
+  /** Base units held by payments that are not final yet. */
+  locked: bigint
+}
+
+export type PaymentStatus = 'pending' | 'processing' | 'completed' | 'failed'
+export const PAYMENT_STATUSES: readonly PaymentStatus[] = ['pending', 'processing', 'completed', 'failed']
+export const FINAL_STATUSES: ReadonlySet<PaymentStatus> = new Set(['completed', 'failed'])
+
+/** How a payment will end, decided when it is created (CONTRACT.md section 8). */
+export interface SettlementPlan {
+  outcome: 'completed' | 'failed' | 'pending'
+  failure_code: string | null
+  /** For failures: the stage the payment fails at. */
+  stage: 'pending' | 'processing' | null
+  /** Which layer decided: 'metadata', 'rule:<id>', 'magic', 'screening' or 'default'. */
+  decided_by: string
+}
+
+export interface PaymentRecord {
+  id: string
+  /** Creation order within the account; indexes are sorted on it. */
+  seq: number
+  amount_units: bigint
+  amount: string
+  currency: string
+  network: Network
+  status: PaymentStatus
+  source: string
+  destination: string
+  destination_type: 'wallet' | 'address'
+  description: string | null
+  metadata: Metadata
+  tx_hash: string | null
+  failure_code: string | null
+  failure_message: string | null
+  payout_id: string | null
+  created_at: string
+  updated_at: string
+  completed_at: string | null
+  plan: SettlementPlan | null
+}
+
+export interface WhitelistRecord {
+  id: string
+  address: string
+  network: Network
+  label: string | null
+  created_at: string
+}
+
+export interface WebhookEndpointRecord {
+  id: string
+  url: string
+  /** Event types, or `['*']` for all. */
+  events: string[]
+  description: string | null
+  status: 'enabled' | 'disabled'
+  secret: string
+  created_at: string
+}
+
+export interface IdempotencyRecord {
+  /** `${method} ${path} ${key}` */
+  scope: string
+  fingerprint: string
+  state: 'in_flight' | 'done'
+  status: number
+  body: string
+  request_id: string
+  created_at: string
+  expires_at: number
+}
+
+/** One tenant: everything it owns lives here, so isolation is a matter of looking in one place. */
+export interface AccountState {
+  account: AccountRecord
+  rng: Rng
+  wallets: Map<string, WalletRecord>
+  payments: PaymentIndex
+  whitelist: Map<string, WhitelistRecord>
+  webhooks: Map<string, WebhookEndpointRecord>
+  idempotency: Map<string, IdempotencyRecord>
+}
