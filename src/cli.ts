@@ -1,0 +1,108 @@
+import { Command, Option } from 'commander'
+import { ConfigError, ConfigSchema, envName, flagName, loadConfig, type Config, type ConfigKey } from './config.js'
+import { FixturesError } from './fixtures.js'
+import { createLogger } from './logger.js'
+import { createSandbox, type Sandbox } from './sandbox.js'
+import { StoreLoadError } from './store/store.js'
+import { VERSION } from './version.js'
+
+/** One line of help per setting; the flag, its variable and its default come from ConfigSchema. */
+const HELP: Record<ConfigKey, [string, string?]> = {
+  port: ['port to listen on (0 picks a free port)', '<n>'],
+  host: ['address to bind', '<host>'],
+  seed: ['seed for every generated id, address, name and price', '<seed>'],
+  auth: ['open: any sk_test_ key gets its own account; strict: only known keys', '<open|strict>'],
+  envelope: ['wrapped: {data, request_id}; bare: single resources unwrapped', '<wrapped|bare>'],
+  lenient: ['accept numeric amounts, lower-case currencies, destination and form bodies'],
+  rateLimit: ['requests per second per API key (0 turns the limit off)', '<n>'],
+  dataFile: ['keep the ledger in this JSON file (default: in memory)', '<path>'],
+  fixtures: ['directory of fixture files', '<dir>'],
+  whitelistEnforced: ['enforce the address whitelist on every account'],
+  bodyLimit: ['largest request body, in bytes', '<bytes>'],
+  settle: ['auto: settle after network delays; instant; manual: only by control calls', '<auto|instant|manual>'],
+  settleDelay: ['confirmation delay for every network, in ms', '<ms>'],
+  clock: ['real: wall time; manual: frozen until POST /_sandbox/clock/advance', '<real|manual>'],
+  clockStart: ['where a manual clock starts (ISO 8601)', '<iso>'],
+  controlToken: ['require Authorization: Bearer <token> on /_sandbox', '<token>'],
+  webhookUrl: ['add a webhook endpoint with this URL to every account', '<url>'],
+  webhookSecret: ['signing secret (whsec_…) for --webhook-url', '<secret>'],
+  webhookRetries: ['delays between webhook attempts, e.g. 5s,30s,2m,10m,1h, or none', '<list>'],
+  webhookTimeout: ['ms before a webhook attempt counts as failed', '<ms>'],
+  priceInterval: ['ms between price ticks on the stream', '<ms>'],
+  logFormat: ['request log format (auto: pretty on a terminal, JSON otherwise)', '<auto|pretty|json>'],
+  quiet: ['no banner and no request log'],
+  latency: ['added latency on every /v1 request: 50 or 20-80 (ms)', '<ms>'],
+  errorRate: ['fraction of /v1 requests answered 503 service_unavailable', '<0..1>'],
+}
+
+export function buildProgram(run: (config: Config) => Promise<void>): Command {
+  const program = new Command('wallet-sandbox')
+    .description('A local emulator of the digital-asset wallet and payments API, for integration tests.')
+    .version(VERSION)
+    .showHelpAfterError()
+  for (const key of Object.keys(ConfigSchema.shape) as ConfigKey[]) {
+    const [text, argument] = HELP[key]
+    const option = new Option(`--${flagName(key)}${argument ? ` ${argument}` : ''}`, `${text} [env ${envName(key)}]`)
+    program.addOption(option)
+  }
+  program.action(async (flags: Partial<Record<ConfigKey, unknown>>) => {
+    await run(loadConfig({ flags, env: process.env }))
+  })
+  return program
+}
+
+export async function main(argv = process.argv): Promise<void> {
+  const program = buildProgram(serve)
+  try {
+    await program.parseAsync(argv)
+  } catch (error) {
+    if (error instanceof ConfigError || error instanceof FixturesError || error instanceof StoreLoadError) {
+      process.stderr.write(`wallet-sandbox: ${error.message}\n`)
+      process.exit(1)
+    }
+    throw error
+  }
+}
+
+async function serve(config: Config): Promise<void> {
+  const logger = createLogger({ quiet: config.quiet, json: config.logFormat === 'json' || (config.logFormat === 'auto' && !process.stderr.isTTY) })
+  const sandbox = await createSandbox(config, { logger })
+  let address
+  try {
+    address = await sandbox.listen()
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    const reason = code === 'EADDRINUSE' ? `port ${config.port} on ${config.host} is already in use; pick another with --port (0 picks a free one)` : (error as Error).message
+    process.stderr.write(`wallet-sandbox: cannot listen: ${reason}\n`)
+    await sandbox.close()
+    process.exit(1)
+  }
+  printBanner(sandbox, address.url)
+  let stopping = false
+  const stop = async (signal: string) => {
+    if (stopping) return
+    stopping = true
+    logger.info(`wallet-sandbox: ${signal}, flushing and stopping`)
+    await sandbox.close()
+    process.exit(0)
+  }
+  process.on('SIGINT', () => void stop('SIGINT'))
+  process.on('SIGTERM', () => void stop('SIGTERM'))
+}
+
+function printBanner(sandbox: Sandbox, url: string): void {
+  const { config, fixtures } = sandbox
+  if (config.quiet) return
+  const defaultKey = fixtures.accounts.default_account.keys.find((k) => k.type === 'secret')?.key
+  const lines = [
+    `wallet-sandbox ${VERSION} listening on ${url}`,
+    `  REST API      ${url}/v1`,
+    `  stream        ${url.replace(/^http/, 'ws')}/v1/stream`,
+    `  control API   ${url}/_sandbox`,
+    `  dashboard     ${url}/_sandbox/ui`,
+    `  API key       ${defaultKey}`,
+    `  mode          auth=${config.auth} envelope=${config.envelope} settle=${config.settle} clock=${config.clock} seed=${config.seed}` +
+      ` rate-limit=${config.rateLimit || 'off'}${config.lenient ? ' lenient' : ''}${config.dataFile ? ` data-file=${config.dataFile}` : ''}`,
+  ]
+  process.stdout.write(`${lines.join('\n')}\n`)
+}

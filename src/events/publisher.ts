@@ -1,0 +1,32 @@
+import type { Clock } from '../clock.js'
+import { newId } from '../ids.js'
+import type { AccountState } from '../store/records.js'
+import type { Bus, EventType, SandboxEvent, WalletNotification } from './bus.js'
+
+/** Builds API events and wallet notifications and puts them on the bus. */
+export interface Publisher {
+  event(account: AccountState, type: EventType, resource: unknown): SandboxEvent
+  wallet(account: AccountState, walletId: string, event: WalletNotification['event'], data: unknown): void
+}
+
+export function createPublisher(bus: Bus, clock: Clock): Publisher {
+  return {
+    event(account, type, resource) {
+      const event: SandboxEvent = {
+        id: newId('evt', account.rng),
+        object: 'event',
+        type,
+        created_at: clock.nowIso(),
+        api_version: 'v1',
+        account_id: account.account.id,
+        data: { object: resource },
+      }
+      bus.emit('event', event)
+      return event
+    },
+    wallet(account, walletId, event, data) {
+      if (bus.listenerCount('wallet') === 0) return
+      bus.emit('wallet', { account_id: account.account.id, wallet_id: walletId, event, data, timestamp: clock.nowIso() })
+    },
+  }
+}

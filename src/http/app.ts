@@ -1,0 +1,63 @@
+import express, { type Express, type NextFunction, type Request, type Response } from 'express'
+import { ApiError } from '../errors.js'
+import type { Rng } from '../rng.js'
+import type { AppDeps, RequestContext } from './context.js'
+import type { Idempotency } from './idempotency.js'
+import { createRouteHandler } from './pipeline.js'
+import type { RateLimiter } from './rate-limit.js'
+import { renderError, send } from './respond.js'
+import { toExpressPath, type AnyRoute } from './route.js'
+
+/** Request-scoped machinery the pipeline needs besides the ledger. */
+export interface HttpServices {
+  limiter: RateLimiter | undefined
+  idempotency: Idempotency
+  requestIds: Rng
+  checkControlToken(header: string | undefined): void
+  logError(error: unknown): void
+  /** Runs after idempotency and before validation (global latency and error-rate faults). */
+  beforeHandler?: (req: Request, ctx: RequestContext) => Promise<void> | void
+  /** Called once per answered request, for the request log. */
+  onResponse?: (req: Request, res: Response, ctx: { requestId: string; durationMs: number }) => void
+}
+
+/** Builds the express app: one handler per route object, then 405 per known path, then 404. */
+export function createApp(deps: AppDeps, http: HttpServices, routes: AnyRoute[], extra: (app: Express) => void = () => {}): Express {
+  const app = express()
+  app.disable('x-powered-by')
+  app.disable('etag')
+  app.set('query parser', 'simple')
+
+  app.use((req, res, next) => {
+    const requestId = `req_${http.requestIds.base62(24)}`
+    res.locals.requestId = requestId
+    res.setHeader('X-Request-Id', requestId)
+    if (http.onResponse) {
+      const started = performance.now()
+      res.on('finish', () => http.onResponse!(req, res, { requestId: res.getHeader('X-Request-Id') as string, durationMs: performance.now() - started }))
+    }
+    next()
+  })
+
+  extra(app)
+
+  const methodsByPath = new Map<string, string[]>()
+  for (const route of routes) {
+    const path = toExpressPath(route.path)
+    app[route.method](path, createRouteHandler(route, deps, http))
+    methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), route.method.toUpperCase()])
+  }
+  for (const [path, methods] of methodsByPath) {
+    const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : [])].join(', ')
+    app.all(path, () => {
+      throw new ApiError('method_not_allowed', `${path.replace(/:(\w+)/g, '{$1}')} does not support this method; it supports ${allow}.`, { headers: { Allow: allow } })
+    })
+  }
+  app.use((req) => {
+    throw new ApiError('route_not_found', `No route ${req.method} ${req.path}. The API lives under /v1 (see GET /v1/openapi.json) and the sandbox controls under /_sandbox.`)
+  })
+  app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    send(res, renderError(error, res.locals.requestId ?? 'req_unknown', http.logError))
+  })
+  return app
+}

@@ -1,0 +1,24 @@
+import type { Clock } from '../clock.js'
+import type { Config } from '../config.js'
+import type { Accounts } from '../ledger/accounts.js'
+import type { Services } from '../services.js'
+import type { AccountState, KeyRecord } from '../store/records.js'
+import type { Store } from '../store/store.js'
+
+/** What every handler can reach. */
+export interface AppDeps {
+  config: Config
+  clock: Clock
+  store: Store
+  accounts: Accounts
+  services: Services
+}
+
+export interface RequestContext {
+  deps: AppDeps
+  requestId: string
+  /** Set on `/v1` routes that need a key. */
+  account: AccountState
+  key: KeyRecord
+  ip: string
+}

@@ -1,0 +1,87 @@
+import type { Request, RequestHandler, Response } from 'express'
+import { z } from 'zod'
+import { ApiError } from '../errors.js'
+import { assertIpAllowed, assertScope, bearerKey, resolveKey } from './auth.js'
+import { readBody, type RawBody } from './body.js'
+import type { AppDeps, RequestContext } from './context.js'
+import type { IdempotencyRecord } from '../store/records.js'
+import type { HttpServices } from './app.js'
+import { renderError, renderList, renderResource, send, type Rendered } from './respond.js'
+import type { AnyRoute, ListResult } from './route.js'
+import { parseOrThrow } from './validate.js'
+
+const NO_QUERY = z.strictObject({})
+const NO_PARAMS = z.object({})
+
+/**
+ * Turns a route object into an express handler that runs the checks in the contract's order:
+ * authentication → rate limit → idempotency → body and parameters → the handler.
+ */
+export function createRouteHandler(route: AnyRoute, deps: AppDeps, http: HttpServices): RequestHandler {
+  const { config } = deps
+  const envelope = route.path.startsWith('/_sandbox') ? 'wrapped' : config.envelope
+
+  return async (req: Request, res: Response) => {
+    const requestId: string = res.locals.requestId
+    const ctx = { deps, requestId, ip: req.socket.remoteAddress ?? '' } as RequestContext
+    let idempotent: IdempotencyRecord | undefined
+    let validated = false
+    try {
+      if (route.auth === 'control') http.checkControlToken(req.headers.authorization)
+      else if (route.auth !== 'none') {
+        const { account, key } = resolveKey(bearerKey(req.headers.authorization), { store: deps.store, accounts: deps.accounts, mode: config.auth })
+        ctx.account = account
+        ctx.key = key
+        assertIpAllowed(key, ctx.ip)
+        assertScope(key, route.scope)
+        // Headers go out on every answer from here on, errors included.
+        if (http.limiter) setHeaders(res, http.limiter.take(key.key))
+      }
+
+      const body: RawBody = route.request?.body ? await readBody(req, { limit: config.bodyLimit, lenient: config.lenient }) : { kind: 'empty' }
+
+      const idempotencyKey = req.headers['idempotency-key']
+      if (route.method === 'post' && route.auth !== 'control' && idempotencyKey !== undefined && ctx.account) {
+        const outcome = http.idempotency.begin(ctx.account, 'POST', req.path, String(idempotencyKey), body, requestId)
+        if (outcome.kind === 'replay') {
+          const { record } = outcome
+          res.setHeader('X-Request-Id', record.request_id)
+          send(res, { status: record.status, text: record.body }, { 'Idempotent-Replayed': 'true' })
+          return
+        }
+        idempotent = outcome.record
+      }
+
+      await http.beforeHandler?.(req, ctx)
+
+      if (body.kind === 'invalid_json') {
+        throw new ApiError('invalid_json', 'The request body is not valid JSON. Check for trailing commas, unquoted keys or single quotes.')
+      }
+      const rawBody = body.kind === 'empty' ? {} : body.value
+      const input = {
+        params: parseOrThrow(route.request?.params ?? NO_PARAMS, req.params, 'path'),
+        query: parseOrThrow(route.request?.query ?? NO_QUERY, req.query, 'query'),
+        body: route.request?.body ? parseOrThrow(route.request.body, route.prepareBody ? route.prepareBody(rawBody, ctx) : rawBody, 'body') : undefined,
+      }
+      validated = true
+
+      const result = await route.handler(input, ctx)
+      const rendered: Rendered = route.list
+        ? renderList(result as ListResult<unknown>, input.query as { limit: number; offset: number }, requestId)
+        : renderResource(route.status, result, requestId, envelope)
+      if (idempotent) http.idempotency.complete(ctx.account, idempotent, rendered.status, rendered.text)
+      send(res, rendered)
+    } catch (error) {
+      const rendered = renderError(error, requestId, http.logError)
+      if (idempotent) {
+        if (validated) http.idempotency.complete(ctx.account, idempotent, rendered.status, rendered.text)
+        else http.idempotency.abandon(ctx.account, idempotent)
+      }
+      send(res, rendered)
+    }
+  }
+}
+
+function setHeaders(res: Response, headers: Record<string, string>): void {
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value)
+}

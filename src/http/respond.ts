@@ -1,0 +1,42 @@
+import type { ServerResponse } from 'node:http'
+import { ApiError } from '../errors.js'
+import type { ListResult } from './route.js'
+
+const JSON_TYPE = 'application/json; charset=utf-8'
+
+export interface Rendered {
+  status: number
+  text: string
+  headers?: Record<string, string>
+}
+
+/** `{data, request_id}`, or the bare resource with `--envelope bare` (CONTRACT.md section 2). */
+export function renderResource(status: number, resource: unknown, requestId: string, envelope: 'wrapped' | 'bare'): Rendered {
+  const body = envelope === 'bare' ? resource : { data: resource, request_id: requestId }
+  return { status, text: JSON.stringify(body) }
+}
+
+/** Lists keep `data` and `pagination` in both envelope modes. */
+export function renderList(result: ListResult<unknown>, page: { limit: number; offset: number }, requestId: string): Rendered {
+  const pagination = { limit: page.limit, offset: page.offset, total: result.total, has_more: page.offset + result.items.length < result.total }
+  return { status: 200, text: JSON.stringify({ data: result.items, pagination, request_id: requestId }) }
+}
+
+/** Any thrown value → the one error wire shape. Unknown errors are a 500 that never shows its stack. */
+export function renderError(error: unknown, requestId: string, log: (error: unknown) => void): Rendered {
+  if (error instanceof ApiError) {
+    return { status: error.status, text: JSON.stringify({ error: error.toBody(), request_id: requestId }), headers: error.headers }
+  }
+  log(error)
+  const internal = new ApiError('internal_error', `An internal error occurred; it has been logged with request id ${requestId}.`)
+  return { status: 500, text: JSON.stringify({ error: internal.toBody(), request_id: requestId }) }
+}
+
+export function send(res: ServerResponse, rendered: Rendered, extraHeaders?: Record<string, string>): void {
+  if (res.headersSent) return
+  res.statusCode = rendered.status
+  res.setHeader('Content-Type', JSON_TYPE)
+  res.setHeader('Content-Length', Buffer.byteLength(rendered.text))
+  for (const [name, value] of Object.entries({ ...rendered.headers, ...extraHeaders })) res.setHeader(name, value)
+  res.end(rendered.text)
+}

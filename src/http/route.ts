@@ -1,0 +1,48 @@
+import type { z } from 'zod'
+import type { ErrorCode } from '../errors.js'
+import type { Scope } from '../store/records.js'
+import type { RequestContext } from './context.js'
+
+export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete'
+type Schema = z.ZodType
+
+/**
+ * One object per endpoint: the path, who may call it, the zod schemas that validate its input and
+ * describe its output, and its handler. Validation, handler types and the OpenAPI document all
+ * derive from it.
+ */
+export interface RouteDef<P extends Schema = Schema, Q extends Schema = Schema, B extends Schema = Schema> {
+  method: Method
+  /** OpenAPI style: `/v1/wallets/{id}`. */
+  path: string
+  operationId: string
+  summary: string
+  tag: string
+  /** `key`: a `/v1` API key (default); `none`: public; `control`: the `/_sandbox` API. */
+  auth?: 'key' | 'none' | 'control'
+  scope?: Scope
+  request?: { params?: P; query?: Q; body?: B }
+  /** Adapts a raw JSON body before validation (the `--lenient` variants). */
+  prepareBody?: (body: unknown, ctx: RequestContext) => unknown
+  /** Success status and the schema of what the handler returns (for lists, of one item). */
+  status: 200 | 201
+  response: Schema
+  list?: boolean
+  /** Errors the handler itself can answer, for the OpenAPI document. */
+  errors?: ErrorCode[]
+  handler: (input: { params: z.output<P>; query: z.output<Q>; body: z.output<B> }, ctx: RequestContext) => unknown
+}
+
+export type AnyRoute = RouteDef<Schema, Schema, Schema>
+
+export const defineRoute = <P extends Schema = Schema, Q extends Schema = Schema, B extends Schema = Schema>(route: RouteDef<P, Q, B>) =>
+  route as unknown as AnyRoute
+
+/** What a list handler returns; the envelope adds `limit`, `offset` and `has_more`. */
+export interface ListResult<T> {
+  items: T[]
+  total: number
+}
+
+/** `/v1/wallets/{id}` → `/v1/wallets/:id` for express. */
+export const toExpressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1')

@@ -1,0 +1,41 @@
+import type { z } from 'zod'
+import { ApiError } from '../errors.js'
+
+const describe = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : typeof value)
+
+/** Messages for issues whose schema gave none of its own. */
+function messageFor(issue: z.core.$ZodRawIssue): string | undefined {
+  const param = issue.path?.join('.') || 'body'
+  switch (issue.code) {
+    case 'invalid_type':
+      return issue.input === undefined ? `${param} is required` : `${param} must be ${issue.expected === 'object' ? 'an object' : `a ${issue.expected}`}; got ${describe(issue.input)}`
+    case 'too_small':
+      return `${param} is too short or too small`
+    case 'too_big':
+      return `${param} is too long or too large`
+    default:
+      return undefined
+  }
+}
+
+/**
+ * Parses `input` with `schema` or throws the first problem as an ApiError: `parameter_missing` for an
+ * absent required field, `parameter_invalid` otherwise, with `param` naming the field.
+ */
+export function parseOrThrow<T extends z.ZodType>(schema: T, input: unknown, where: 'body' | 'query' | 'path'): z.output<T> {
+  const result = schema.safeParse(input, { reportInput: true, error: messageFor })
+  if (result.success) return result.data
+  const issue = result.error.issues[0]!
+  if (issue.code === 'unrecognized_keys') {
+    const [key] = issue.keys
+    const prefix = issue.path.length ? `${issue.path.join('.')}.` : ''
+    throw new ApiError('parameter_invalid', `Unknown ${where === 'query' ? 'query parameter' : 'parameter'} '${prefix}${key}'.`, { param: `${prefix}${key}` })
+  }
+  const param = issue.path.length > 0 ? issue.path.join('.') : undefined
+  const missing = issue.code === 'invalid_type' && issue.input === undefined && param !== undefined
+  const message = issue.message.endsWith('.') ? issue.message : `${issue.message}.`
+  if (param === undefined && where === 'body') {
+    throw new ApiError('parameter_invalid', `The request body must be a JSON object; got ${describe(input)}.`)
+  }
+  throw new ApiError(missing ? 'parameter_missing' : 'parameter_invalid', message, param ? { param } : {})
+}

@@ -1,0 +1,196 @@
+import { addressKey, describeAddressFormat, generateTxHash, isValidAddress } from '../chain/networks.js'
+import type { Clock } from '../clock.js'
+import { ApiError, notFound } from '../errors.js'
+import type { Publisher } from '../events/publisher.js'
+import { newId } from '../ids.js'
+import { formatAmount } from '../money.js'
+import type { PaymentFilter } from '../store/payment-index.js'
+import type { AccountState, Metadata, PaymentRecord, PaymentStatus, WalletRecord } from '../store/records.js'
+import type { Store } from '../store/store.js'
+import { credit, lock, release, settleOut } from './balances.js'
+import { FAILURE_MESSAGES, type FailureCode } from './failures.js'
+import { decimalsOf, presentBalance, presentPayment } from './present.js'
+import { parseAmountFor } from './wallets.js'
+
+export interface CreatePaymentInput {
+  amount: string
+  currency: string
+  source_wallet: string
+  recipient: string
+  description?: string | null
+  metadata: Metadata
+  payout_id?: string | null
+}
+
+export type PaymentService = ReturnType<typeof createPaymentService>
+
+export function createPaymentService(deps: { store: Store; clock: Clock; publisher: Publisher; whitelistEnforced: boolean }) {
+  const { store, clock, publisher } = deps
+
+  function get(account: AccountState, id: string): PaymentRecord {
+    const payment = account.payments.get(id)
+    if (!payment) throw notFound('payment', id)
+    return payment
+  }
+
+  /** Runs every check of CONTRACT.md section 5, in order, without changing anything. */
+  function check(account: AccountState, input: CreatePaymentInput) {
+    const source = account.wallets.get(input.source_wallet)
+    if (!source) throw notFound('wallet', input.source_wallet, 'source_wallet')
+    if (input.currency !== source.currency) {
+      throw new ApiError('parameter_invalid', `currency ${input.currency} does not match the source wallet ${source.id}, which holds ${source.currency}.`, { param: 'currency' })
+    }
+    const units = parseAmountFor(input.amount, decimalsOf(source), `${source.currency} on ${source.network}`)
+    if (units <= 0n) throw new ApiError('parameter_invalid', 'amount must be greater than zero.', { param: 'amount' })
+
+    let destination: WalletRecord | undefined
+    if (input.recipient.startsWith('wal_')) {
+      destination = account.wallets.get(input.recipient)
+      if (!destination) throw notFound('wallet', input.recipient, 'recipient')
+      if (destination.id === source.id) throw new ApiError('parameter_invalid', 'recipient is the source wallet; a wallet cannot pay itself.', { param: 'recipient' })
+      if (destination.network !== source.network || destination.currency !== source.currency) {
+        throw new ApiError(
+          'parameter_invalid',
+          `recipient ${destination.id} holds ${destination.currency} on ${destination.network}; an internal payment needs a wallet of ${source.currency} on ${source.network}.`,
+          { param: 'recipient' },
+        )
+      }
+    } else if (!isValidAddress(source.network, input.recipient)) {
+      throw new ApiError('parameter_invalid', `recipient must be a wal_ wallet id or ${describeAddressFormat(source.network)}; '${input.recipient}' is not.`, { param: 'recipient' })
+    }
+
+    if (source.status !== 'active') throw new ApiError('wallet_inactive', `The source wallet ${source.id} is ${source.status} and cannot send funds.`, { param: 'source_wallet' })
+    if (destination && destination.status !== 'active') {
+      throw new ApiError('wallet_inactive', `The recipient wallet ${destination.id} is ${destination.status} and cannot receive funds.`, { param: 'recipient' })
+    }
+    if (!destination && (deps.whitelistEnforced || account.account.whitelist_enforced)) {
+      const key = addressKey(source.network, input.recipient)
+      const listed = [...account.whitelist.values()].some((e) => e.network === source.network && addressKey(e.network, e.address) === key)
+      if (!listed) {
+        throw new ApiError('recipient_not_whitelisted', `${input.recipient} is not on this account's whitelist for ${source.network}; add it with POST /v1/whitelisted_addresses.`, { param: 'recipient' })
+      }
+    }
+    if (source.available < units) {
+      const decimals = decimalsOf(source)
+      throw new ApiError(
+        'insufficient_funds',
+        `Wallet ${source.id} has ${formatAmount(source.available, decimals)} ${source.currency} available; ${formatAmount(units, decimals)} requested.`,
+        { param: 'amount' },
+      )
+    }
+    return { source, destination, units }
+  }
+
+  /** Status change plus its balance effects, the event and the wallet notifications. */
+  function transition(account: AccountState, payment: PaymentRecord, to: PaymentStatus, change: () => void) {
+    const previous = payment.status
+    store.update(() => {
+      change()
+      payment.status = to
+      payment.updated_at = clock.nowIso()
+      account.payments.statusChanged(payment, previous)
+    })
+    const type = to === 'processing' ? 'payment.processing' : to === 'completed' ? 'payment.succeeded' : 'payment.failed'
+    notify(account, payment, to !== 'processing')
+    publisher.event(account, type, presentPayment(payment))
+  }
+
+  function notify(account: AccountState, payment: PaymentRecord, balancesMoved: boolean) {
+    const wallets = [payment.source, ...(payment.destination_type === 'wallet' ? [payment.destination] : [])]
+    for (const id of wallets) {
+      const wallet = account.wallets.get(id)
+      if (!wallet) continue
+      publisher.wallet(account, id, 'payment.updated', presentPayment(payment))
+      if (balancesMoved) publisher.wallet(account, id, 'balance.updated', presentBalance(wallet))
+    }
+  }
+
+  function assertNotFinal(payment: PaymentRecord, action: string) {
+    if (payment.status === 'completed' || payment.status === 'failed') {
+      throw new ApiError('invalid_state_transition', `Payment ${payment.id} is ${payment.status}, which is final; it cannot ${action}.`)
+    }
+  }
+
+  const service = {
+    get,
+    check,
+
+    create(account: AccountState, input: CreatePaymentInput): PaymentRecord {
+      const { source, destination, units } = check(account, input)
+      const payment = store.update(() => {
+        const now = clock.nowIso()
+        const record: PaymentRecord = {
+          id: newId('pay', account.rng),
+          seq: account.payments.nextSeq(),
+          amount_units: units,
+          amount: formatAmount(units, decimalsOf(source)),
+          currency: source.currency,
+          network: source.network,
+          status: 'pending',
+          source: source.id,
+          destination: destination ? destination.id : input.recipient,
+          destination_type: destination ? 'wallet' : 'address',
+          description: input.description ?? null,
+          metadata: input.metadata,
+          tx_hash: null,
+          failure_code: null,
+          failure_message: null,
+          payout_id: input.payout_id ?? null,
+          created_at: now,
+          updated_at: now,
+          completed_at: null,
+          plan: null,
+        }
+        lock(source, units)
+        source.updated_at = now
+        account.payments.add(record)
+        return record
+      })
+      notify(account, payment, true)
+      publisher.event(account, 'payment.created', presentPayment(payment))
+      return payment
+    },
+
+    list(account: AccountState, filter: PaymentFilter, offset: number, limit: number) {
+      return account.payments.list(filter, offset, limit)
+    },
+
+    /** pending → processing. */
+    process(account: AccountState, payment: PaymentRecord): PaymentRecord {
+      assertNotFinal(payment, 'be processed')
+      if (payment.status !== 'pending') throw new ApiError('invalid_state_transition', `Payment ${payment.id} is already processing.`)
+      transition(account, payment, 'processing', () => {})
+      return payment
+    },
+
+    /** (pending →) processing → completed: the amount leaves the source and, if internal, lands in the recipient. */
+    complete(account: AccountState, payment: PaymentRecord): PaymentRecord {
+      assertNotFinal(payment, 'be completed')
+      if (payment.status === 'pending') service.process(account, payment)
+      const source = account.wallets.get(payment.source)!
+      const destination = payment.destination_type === 'wallet' ? account.wallets.get(payment.destination) : undefined
+      transition(account, payment, 'completed', () => {
+        settleOut(source, payment.amount_units)
+        if (destination) credit(destination, payment.amount_units)
+        payment.tx_hash = generateTxHash(payment.network, account.rng)
+        payment.completed_at = clock.nowIso()
+        source.updated_at = destination ? (destination.updated_at = clock.nowIso()) : clock.nowIso()
+      })
+      return payment
+    },
+
+    /** pending | processing → failed: the amount returns to the source's available balance. */
+    fail(account: AccountState, payment: PaymentRecord, code: FailureCode | string, message?: string): PaymentRecord {
+      assertNotFinal(payment, 'fail')
+      const source = account.wallets.get(payment.source)!
+      transition(account, payment, 'failed', () => {
+        release(source, payment.amount_units)
+        payment.failure_code = code
+        payment.failure_message = message ?? FAILURE_MESSAGES[code as FailureCode] ?? `The payment failed (${code}).`
+        source.updated_at = clock.nowIso()
+      })
+      return payment
+    },
+  }
+  return service
+}

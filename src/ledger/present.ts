@@ -1,0 +1,75 @@
+import { ASSETS } from '../chain/networks.js'
+import { formatAmount } from '../money.js'
+import type { PaymentRecord, WalletRecord, WhitelistRecord, WebhookEndpointRecord } from '../store/records.js'
+
+/** Wire shapes (CONTRACT.md sections 4, 5, 9) rendered from ledger records. */
+
+export const decimalsOf = (wallet: Pick<WalletRecord, 'network' | 'currency'>): number => ASSETS[wallet.network][wallet.currency]!
+
+export function presentWallet(wallet: WalletRecord) {
+  return {
+    id: wallet.id,
+    object: 'wallet' as const,
+    type: wallet.type,
+    name: wallet.name,
+    address: wallet.address,
+    currency: wallet.currency,
+    network: wallet.network,
+    status: wallet.status,
+    balance: formatAmount(wallet.available + wallet.locked, decimalsOf(wallet)),
+    metadata: { ...wallet.metadata },
+    created_at: wallet.created_at,
+    updated_at: wallet.updated_at,
+  }
+}
+
+export function presentBalance(wallet: WalletRecord) {
+  const decimals = decimalsOf(wallet)
+  return {
+    object: 'balance' as const,
+    wallet_id: wallet.id,
+    available_balance: formatAmount(wallet.available, decimals),
+    locked_balance: formatAmount(wallet.locked, decimals),
+    total_balance: formatAmount(wallet.available + wallet.locked, decimals),
+    currency: wallet.currency,
+  }
+}
+
+export function presentPayment(payment: PaymentRecord) {
+  return {
+    id: payment.id,
+    object: 'payment' as const,
+    amount: payment.amount,
+    currency: payment.currency,
+    network: payment.network,
+    status: payment.status,
+    source: payment.source,
+    destination: payment.destination,
+    destination_type: payment.destination_type,
+    description: payment.description,
+    metadata: { ...payment.metadata },
+    tx_hash: payment.tx_hash,
+    failure_code: payment.failure_code,
+    failure_message: payment.failure_message,
+    payout_id: payment.payout_id,
+    created_at: payment.created_at,
+    updated_at: payment.updated_at,
+    completed_at: payment.completed_at,
+  }
+}
+
+export function presentWhitelisted(entry: WhitelistRecord) {
+  return { id: entry.id, object: 'whitelisted_address' as const, address: entry.address, network: entry.network, label: entry.label, created_at: entry.created_at }
+}
+
+export function presentWebhookEndpoint(endpoint: WebhookEndpointRecord) {
+  return {
+    id: endpoint.id,
+    object: 'webhook_endpoint' as const,
+    url: endpoint.url,
+    events: [...endpoint.events],
+    description: endpoint.description,
+    status: endpoint.status,
+    created_at: endpoint.created_at,
+  }
+}

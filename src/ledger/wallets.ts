@@ -1,0 +1,145 @@
+import { generateAddress, type Network } from '../chain/networks.js'
+import type { Clock } from '../clock.js'
+import { ApiError, notFound } from '../errors.js'
+import type { Publisher } from '../events/publisher.js'
+import { newId } from '../ids.js'
+import { formatAmount, toBaseUnits } from '../money.js'
+import type { AccountState, Metadata, WalletRecord, WalletStatus, WalletType } from '../store/records.js'
+import type { Store } from '../store/store.js'
+import { credit } from './balances.js'
+import { decimalsOf, presentBalance } from './present.js'
+
+export interface CreateWalletInput {
+  name: string
+  currency: string
+  network: Network
+  type: WalletType
+  metadata: Metadata
+}
+
+export interface UpdateWalletInput {
+  name?: string
+  metadata?: Metadata
+  status?: 'active' | 'frozen'
+}
+
+export interface WalletFilter {
+  network?: Network
+  currency?: string
+  type?: WalletType
+  status?: WalletStatus
+  external_user_id?: string
+}
+
+export type WalletService = ReturnType<typeof createWalletService>
+
+export function createWalletService(deps: { store: Store; clock: Clock; publisher: Publisher }) {
+  const { store, clock, publisher } = deps
+
+  function get(account: AccountState, id: string, param?: string): WalletRecord {
+    const wallet = account.wallets.get(id)
+    if (!wallet) throw notFound('wallet', id, param)
+    return wallet
+  }
+
+  return {
+    get,
+
+    create(account: AccountState, input: CreateWalletInput): WalletRecord {
+      return store.update(() => {
+        const now = clock.nowIso()
+        const wallet: WalletRecord = {
+          id: newId('wal', account.rng),
+          type: input.type,
+          name: input.name,
+          address: generateAddress(input.network, account.rng),
+          currency: input.currency,
+          network: input.network,
+          status: 'active',
+          metadata: input.metadata,
+          created_at: now,
+          updated_at: now,
+          available: 0n,
+          locked: 0n,
+        }
+        account.wallets.set(wallet.id, wallet)
+        return wallet
+      })
+    },
+
+    /** Newest first. */
+    list(account: AccountState, filter: WalletFilter, offset: number, limit: number) {
+      const matching = [...account.wallets.values()].filter(
+        (w) =>
+          (!filter.network || w.network === filter.network) &&
+          (!filter.currency || w.currency === filter.currency) &&
+          (!filter.type || w.type === filter.type) &&
+          (!filter.status || w.status === filter.status) &&
+          (!filter.external_user_id || w.metadata.external_user_id === filter.external_user_id),
+      )
+      matching.reverse()
+      return { items: matching.slice(offset, offset + limit), total: matching.length }
+    },
+
+    update(account: AccountState, id: string, input: UpdateWalletInput): WalletRecord {
+      const wallet = get(account, id)
+      if (wallet.status === 'closed') {
+        throw new ApiError('invalid_state_transition', `Wallet ${id} is closed; a closed wallet cannot be changed or reopened.`)
+      }
+      return store.update(() => {
+        if (input.name !== undefined) wallet.name = input.name
+        if (input.metadata !== undefined) wallet.metadata = input.metadata
+        if (input.status !== undefined) wallet.status = input.status
+        wallet.updated_at = clock.nowIso()
+        return wallet
+      })
+    },
+
+    /** DELETE: only an empty wallet with nothing in flight; it stays readable as `closed`. */
+    close(account: AccountState, id: string): WalletRecord {
+      const wallet = get(account, id)
+      if (wallet.status === 'closed') return wallet
+      const total = wallet.available + wallet.locked
+      if (total > 0n) {
+        throw new ApiError(
+          'wallet_not_empty',
+          `Wallet ${id} holds ${formatAmount(total, decimalsOf(wallet))} ${wallet.currency}; move the funds out before deleting it.`,
+        )
+      }
+      if (account.payments.hasOpenPayments(id)) {
+        throw new ApiError('wallet_not_empty', `Wallet ${id} has payments that are not final yet; wait for them to complete or fail.`)
+      }
+      return store.update(() => {
+        wallet.status = 'closed'
+        wallet.updated_at = clock.nowIso()
+        return wallet
+      })
+    },
+
+    /** Control API: funds arriving from outside. */
+    deposit(account: AccountState, id: string, amount: string, fromAddress: string | undefined): WalletRecord {
+      const wallet = get(account, id)
+      if (wallet.status === 'closed') throw new ApiError('wallet_inactive', `Wallet ${id} is closed and cannot receive funds.`)
+      const decimals = decimalsOf(wallet)
+      const units = parseAmountFor(amount, decimals, `${wallet.currency} on ${wallet.network}`)
+      store.update(() => {
+        credit(wallet, units)
+        wallet.updated_at = clock.nowIso()
+      })
+      const from = fromAddress ?? generateAddress(wallet.network, account.rng)
+      publisher.wallet(account, wallet.id, 'deposit.received', { wallet_id: wallet.id, amount: formatAmount(units, decimals), currency: wallet.currency, from_address: from })
+      publisher.wallet(account, wallet.id, 'balance.updated', presentBalance(wallet))
+      return wallet
+    },
+  }
+}
+
+/** Checks an already well-formed amount against an asset's decimals; 400 `parameter_invalid` on `amount`. */
+export function parseAmountFor(amount: string, decimals: number, what: string, param = 'amount'): bigint {
+  const dot = amount.indexOf('.')
+  const places = dot === -1 ? 0 : amount.length - dot - 1
+  if (places > decimals) {
+    throw new ApiError('parameter_invalid', `${param} has ${places} decimal places; ${what} allows at most ${decimals}.`, { param })
+  }
+  return toBaseUnits(amount, decimals)
+}

@@ -1,0 +1,44 @@
+import { addressKey, describeAddressFormat, isValidAddress, type Network } from '../chain/networks.js'
+import type { Clock } from '../clock.js'
+import { ApiError, notFound } from '../errors.js'
+import { newId } from '../ids.js'
+import type { AccountState, WhitelistRecord } from '../store/records.js'
+import type { Store } from '../store/store.js'
+
+export type WhitelistService = ReturnType<typeof createWhitelistService>
+
+/** The account's pre-approved external addresses (CONTRACT.md section 5). */
+export function createWhitelistService(deps: { store: Store; clock: Clock }) {
+  const { store, clock } = deps
+  return {
+    add(account: AccountState, input: { address: string; network: Network; label?: string | null }): WhitelistRecord {
+      if (!isValidAddress(input.network, input.address)) {
+        throw new ApiError('parameter_invalid', `address must be ${describeAddressFormat(input.network)}; '${input.address}' is not.`, { param: 'address' })
+      }
+      const key = addressKey(input.network, input.address)
+      for (const entry of account.whitelist.values()) {
+        if (entry.network === input.network && addressKey(entry.network, entry.address) === key) {
+          throw new ApiError('parameter_invalid', `${input.address} is already whitelisted for ${input.network} as ${entry.id}.`, { param: 'address' })
+        }
+      }
+      return store.update(() => {
+        const entry: WhitelistRecord = { id: newId('wla', account.rng), address: input.address, network: input.network, label: input.label ?? null, created_at: clock.nowIso() }
+        account.whitelist.set(entry.id, entry)
+        return entry
+      })
+    },
+
+    /** Newest first. */
+    list(account: AccountState, filter: { network?: Network }, offset: number, limit: number) {
+      const matching = [...account.whitelist.values()].filter((e) => !filter.network || e.network === filter.network).reverse()
+      return { items: matching.slice(offset, offset + limit), total: matching.length }
+    },
+
+    remove(account: AccountState, id: string): WhitelistRecord {
+      const entry = account.whitelist.get(id)
+      if (!entry) throw notFound('whitelisted address', id)
+      store.update(() => account.whitelist.delete(id))
+      return entry
+    },
+  }
+}

@@ -1,0 +1,97 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { Express } from 'express'
+import { createClock, type Clock } from './clock.js'
+import type { Config } from './config.js'
+import { ApiError } from './errors.js'
+import { createBus, type Bus } from './events/bus.js'
+import { createPublisher } from './events/publisher.js'
+import { loadFixtures, type Fixtures } from './fixtures.js'
+import { createApp, type HttpServices } from './http/app.js'
+import type { AppDeps } from './http/context.js'
+import { createIdempotency } from './http/idempotency.js'
+import { createRateLimiter } from './http/rate-limit.js'
+import { paymentRoutes } from './http/routes/payments.js'
+import { walletRoutes } from './http/routes/wallets.js'
+import { whitelistRoutes } from './http/routes/whitelist.js'
+import { createAccounts, type Accounts } from './ledger/accounts.js'
+import { createLogger, type Logger } from './logger.js'
+import { createRng } from './rng.js'
+import { createServices, type Services } from './services.js'
+import { openStore, type Store } from './store/store.js'
+import { controlRoutes } from './control/routes.js'
+import type { AnyRoute } from './http/route.js'
+
+export interface Sandbox {
+  readonly config: Config
+  readonly app: Express
+  readonly clock: Clock
+  readonly store: Store
+  readonly bus: Bus
+  readonly accounts: Accounts
+  readonly services: Services
+  readonly fixtures: Fixtures
+  readonly routes: readonly AnyRoute[]
+  /** Starts serving; resolves with the address actually bound (port 0 picks a free one). */
+  listen(): Promise<{ host: string; port: number; url: string }>
+  /** Stops serving, cancels timers and flushes the data file. */
+  close(): Promise<void>
+}
+
+export interface SandboxOptions {
+  logger?: Logger
+}
+
+/** Builds the whole sandbox from a validated config. The only place where modules are wired. */
+export async function createSandbox(config: Config, options: SandboxOptions = {}): Promise<Sandbox> {
+  const logger = options.logger ?? createLogger({ quiet: config.quiet, json: config.logFormat === 'json' })
+  const fixtures = loadFixtures(config.fixtures)
+  const { store } = await openStore({ dataFile: config.dataFile, onWriteError: (error) => logger.error(`Could not write ${config.dataFile}`, error) })
+  const clock = createClock({ mode: config.clock, start: Date.parse(config.clockStart), onTaskError: (error) => logger.error('A scheduled task failed', error) })
+  const bus = createBus()
+  const publisher = createPublisher(bus, clock)
+  const accounts = createAccounts({ store, clock, fixtures, seed: config.seed })
+  accounts.ensureDefault()
+  const services = createServices({ config, store, clock, publisher })
+
+  const deps: AppDeps = { config, clock, store, accounts, services }
+  const http: HttpServices = {
+    limiter: config.rateLimit > 0 ? createRateLimiter(config.rateLimit) : undefined,
+    idempotency: createIdempotency({ store, clock }),
+    requestIds: createRng(config.seed, 'requests'),
+    checkControlToken(header) {
+      if (config.controlToken === undefined) return
+      if (header !== `Bearer ${config.controlToken}`) {
+        throw new ApiError('control_token_invalid', 'The control API needs Authorization: Bearer <token>, with the token given to --control-token.')
+      }
+    },
+    logError: (error) => logger.error('Internal error', error),
+  }
+  const routes: AnyRoute[] = [...walletRoutes, ...paymentRoutes, ...whitelistRoutes, ...controlRoutes]
+  const app = createApp(deps, http, routes)
+
+  let server: Server | undefined
+  return {
+    config, app, clock, store, bus, accounts, services, fixtures, routes,
+    listen() {
+      server = createServer(app)
+      return new Promise((resolve, reject) => {
+        server!.once('error', reject)
+        server!.listen(config.port, config.host, () => {
+          const { port } = server!.address() as AddressInfo
+          const host = config.host.includes(':') ? `[${config.host}]` : config.host
+          resolve({ host: config.host, port, url: `http://${host}:${port}` })
+        })
+      })
+    },
+    async close() {
+      clock.close()
+      if (server) {
+        const closed = new Promise<void>((resolve) => server!.close(() => resolve()))
+        server.closeAllConnections()
+        await closed
+      }
+      await store.flush()
+    },
+  }
+}

@@ -1,0 +1,71 @@
+import { whenPresent } from './messages.js'
+import { z } from 'zod'
+import { CURRENCIES, NETWORKS } from '../chain/networks.js'
+import { AMOUNT_PATTERN } from '../money.js'
+
+/** Building blocks shared by the resource schemas. Messages say what is wrong and how to fix it. */
+
+export const AmountSchema = z
+  .string({ error: whenPresent('amount must be a decimal string such as "10.50"') })
+  .regex(AMOUNT_PATTERN, { error: 'amount must be a decimal string such as "10.50" (digits, one optional point, no sign or exponent)' })
+  .refine((value) => /[1-9]/.test(value), { error: 'amount must be greater than zero' })
+  .meta({ description: 'Decimal string, greater than zero, with no more fraction digits than the asset allows.', example: '10.50' })
+
+export const CurrencySchema = z.enum(CURRENCIES as [string, ...string[]], {
+  error: (issue) => issue.input === undefined ? undefined : `currency must be one of ${CURRENCIES.join(', ')} (upper case); got ${JSON.stringify(issue.input)}`,
+})
+
+export const NetworkSchema = z.enum(NETWORKS, {
+  error: (issue) => issue.input === undefined ? undefined : `network must be one of ${NETWORKS.join(', ')} (lower case); got ${JSON.stringify(issue.input)}`,
+})
+
+const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
+export const MetadataSchema = z
+  .record(
+    z.string().min(1).max(40, { error: 'metadata keys are at most 40 characters' }),
+    z.string({ error: whenPresent('metadata values must be strings') }).max(500, { error: 'metadata values are at most 500 characters' }),
+    { error: whenPresent('metadata must be an object of string keys and string values') },
+  )
+  .refine((value) => Object.keys(value).length <= 50, { error: 'metadata has at most 50 keys' })
+  .refine((value) => !Object.keys(value).some((key) => RESERVED_KEYS.has(key)), {
+    error: 'metadata keys __proto__, constructor and prototype are reserved',
+  })
+  .meta({ id: 'Metadata', description: 'Up to 50 string keys (≤ 40 characters) with string values (≤ 500 characters).' })
+
+export const DescriptionSchema = z.string().max(1000, { error: 'description is at most 1000 characters' })
+
+export const TimestampSchema = z.string().meta({ description: 'ISO 8601 UTC with milliseconds, from the sandbox clock.', example: '2026-01-01T00:00:00.000Z' })
+
+/** A path id: any string; unknown ids are 404, never 400. */
+export const IdParams = z.object({ id: z.string() })
+
+const integerParam = (name: string, min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d+$/, { error: `${name} must be a whole number from ${min} to ${max}` })
+    .transform(Number)
+    .pipe(z.number().min(min, { error: `${name} must be from ${min} to ${max}` }).max(max, { error: `${name} must be from ${min} to ${max}` }))
+
+/** `limit` (1–100, default 20) and `offset` (≥ 0): out of range is 400, never clamped. */
+export const PageQuery = z.object({
+  limit: integerParam('limit', 1, 100).optional().default(20),
+  offset: integerParam('offset', 0, Number.MAX_SAFE_INTEGER).optional().default(0),
+})
+
+export const PaginationSchema = z
+  .object({ limit: z.number().int(), offset: z.number().int(), total: z.number().int(), has_more: z.boolean() })
+  .meta({ id: 'Pagination' })
+
+export const ErrorBodySchema = z
+  .object({
+    error: z.object({
+      type: z.string(),
+      code: z.string(),
+      message: z.string(),
+      param: z.string().optional(),
+    }),
+    request_id: z.string(),
+  })
+  .meta({ id: 'Error' })
+
+export const DeletedSchema = z.object({ id: z.string(), object: z.string(), deleted: z.literal(true) })

@@ -1,0 +1,49 @@
+import { z } from 'zod'
+import { NETWORKS } from '../chain/networks.js'
+import { AmountSchema, CurrencySchema, DescriptionSchema, MetadataSchema, PageQuery, TimestampSchema } from './common.js'
+import { whenPresent } from './messages.js'
+
+export const PaymentStatusSchema = z.enum(['pending', 'processing', 'completed', 'failed'], {
+  error: 'status must be one of pending, processing, completed, failed',
+})
+
+export const CreatePaymentSchema = z
+  .strictObject({
+    amount: AmountSchema,
+    currency: CurrencySchema,
+    source_wallet: z.string({ error: whenPresent('source_wallet must be a wallet id such as wal_…') }).min(1),
+    recipient: z.string({ error: whenPresent('recipient must be a wallet id (wal_…) or an address on the source wallet’s network') }).min(1),
+    description: DescriptionSchema.nullable().optional(),
+    metadata: MetadataSchema.default({}),
+  })
+  .meta({ id: 'CreatePaymentRequest' })
+
+export const ListPaymentsQuery = PageQuery.extend({
+  status: PaymentStatusSchema.optional(),
+  currency: CurrencySchema.optional(),
+  recipient_id: z.string().min(1).optional(),
+  source_wallet: z.string().min(1).optional(),
+}).strict()
+
+export const PaymentSchema = z
+  .object({
+    id: z.string().meta({ example: 'pay_8Hn2QeR5tYw9LmK3vB7xZc1D' }),
+    object: z.literal('payment'),
+    amount: z.string(),
+    currency: z.string(),
+    network: z.enum(NETWORKS),
+    status: PaymentStatusSchema,
+    source: z.string(),
+    destination: z.string(),
+    destination_type: z.enum(['wallet', 'address']),
+    description: z.string().nullable(),
+    metadata: z.record(z.string(), z.string()),
+    tx_hash: z.string().nullable(),
+    failure_code: z.string().nullable(),
+    failure_message: z.string().nullable(),
+    payout_id: z.string().nullable(),
+    created_at: TimestampSchema,
+    updated_at: TimestampSchema,
+    completed_at: TimestampSchema.nullable(),
+  })
+  .meta({ id: 'Payment' })

@@ -1,0 +1,25 @@
+import { z } from 'zod'
+import { NETWORKS } from '../chain/networks.js'
+import { NetworkSchema, PageQuery, TimestampSchema } from './common.js'
+import { whenPresent } from './messages.js'
+
+export const CreateWhitelistedAddressSchema = z
+  .strictObject({
+    address: z.string({ error: whenPresent('address must be a string') }).min(1),
+    network: NetworkSchema,
+    label: z.string().max(100, { error: 'label is at most 100 characters' }).nullable().optional(),
+  })
+  .meta({ id: 'CreateWhitelistedAddressRequest' })
+
+export const ListWhitelistQuery = PageQuery.extend({ network: NetworkSchema.optional() }).strict()
+
+export const WhitelistedAddressSchema = z
+  .object({
+    id: z.string(),
+    object: z.literal('whitelisted_address'),
+    address: z.string(),
+    network: z.enum(NETWORKS),
+    label: z.string().nullable(),
+    created_at: TimestampSchema,
+  })
+  .meta({ id: 'WhitelistedAddress' })

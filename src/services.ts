@@ -1,0 +1,18 @@
+import type { Clock } from './clock.js'
+import type { Config } from './config.js'
+import type { Publisher } from './events/publisher.js'
+import { createPaymentService } from './ledger/payments.js'
+import { createWalletService } from './ledger/wallets.js'
+import { createWhitelistService } from './ledger/whitelist.js'
+import type { Store } from './store/store.js'
+
+/** The ledger's services, as the routes call them. */
+export function createServices(deps: { config: Config; store: Store; clock: Clock; publisher: Publisher }) {
+  return {
+    wallets: createWalletService(deps),
+    payments: createPaymentService({ ...deps, whitelistEnforced: deps.config.whitelistEnforced }),
+    whitelist: createWhitelistService(deps),
+  }
+}
+
+export type Services = ReturnType<typeof createServices>
