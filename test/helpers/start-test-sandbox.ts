@@ -1,0 +1,42 @@
+import supertest from 'supertest'
+import { loadConfig, type ConfigInput } from '../../src/config.js'
+import { createSandbox, type Sandbox } from '../../src/sandbox.js'
+import { silentLogger } from '../../src/logger.js'
+
+export const DEFAULT_KEY = 'sk_test_sandbox_default_key'
+
+export interface TestSandbox {
+  sandbox: Sandbox
+  /** http://127.0.0.1:<port> */
+  url: string
+  /** A supertest agent bound to the running server. */
+  api: ReturnType<typeof supertest>
+  /** Default headers for the default key: `api.get(path).set(auth())`. */
+  auth(key?: string): Record<string, string>
+  close(): Promise<void>
+}
+
+/**
+ * A real sandbox on port 0 with a manual clock, in memory, quiet, rate limit off unless asked.
+ * Pass any config keys to override (`{ settle: 'instant', rateLimit: 10 }`).
+ */
+export async function startTestSandbox(overrides: Partial<ConfigInput> = {}): Promise<TestSandbox> {
+  const config = loadConfig({
+    flags: { port: 0, clock: 'manual', settle: 'manual', rateLimit: 0, quiet: true, seed: 'test', ...overrides } as never,
+  })
+  const sandbox = await createSandbox(config, { logger: silentLogger })
+  const { url } = await sandbox.listen()
+  return {
+    sandbox,
+    url,
+    api: supertest(url),
+    auth: (key = DEFAULT_KEY) => ({ Authorization: `Bearer ${key}` }),
+    close: () => sandbox.close(),
+  }
+}
+
+/** The first seeded institutional wallet of a network/currency pair for the given key. */
+export async function institutionalWallet(sb: TestSandbox, network: string, currency: string, key = DEFAULT_KEY) {
+  const res = await sb.api.get(`/v1/wallets?type=institutional&network=${network}&currency=${currency}`).set(sb.auth(key)).expect(200)
+  return res.body.data[0] as { id: string; address: string; balance: string }
+}
