@@ -40,6 +40,8 @@ export interface Sandbox {
 
 export interface SandboxOptions {
   logger?: Logger
+  /** Called once per answered request (the CLI passes `createRequestLog`); skipped with `quiet`. */
+  requestLog?: HttpServices['onResponse']
 }
 
 /** Builds the whole sandbox from a validated config. The only place where modules are wired. */
@@ -66,6 +68,7 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
       }
     },
     logError: (error) => logger.error('Internal error', error),
+    onResponse: config.quiet ? undefined : options.requestLog,
   }
   const routes: AnyRoute[] = [...walletRoutes, ...paymentRoutes, ...whitelistRoutes, ...controlRoutes]
   const app = createApp(deps, http, routes)

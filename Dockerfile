@@ -1,0 +1,34 @@
+# wallet-sandbox as a container: docker build -t wallet-sandbox . && docker run --rm -p 4400:4400 wallet-sandbox
+# Configure it with WALLET_SANDBOX_* variables (every flag has one), e.g. -e WALLET_SANDBOX_SETTLE=instant.
+
+# --- build: compile TypeScript to dist/ ----------------------------------------------------
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund --ignore-scripts
+COPY tsconfig.json tsconfig.build.json ./
+COPY src ./src
+RUN npm run build
+
+# --- runtime: production dependencies and compiled code only ------------------------------
+FROM node:20-bookworm-slim
+ENV NODE_ENV=production \
+    WALLET_SANDBOX_HOST=0.0.0.0 \
+    WALLET_SANDBOX_PORT=4400
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts && npm cache clean --force
+COPY --from=build /app/dist ./dist
+COPY bin ./bin
+COPY fixtures ./fixtures
+# A writable place for --data-file (WALLET_SANDBOX_DATA_FILE=/data/ledger.json); mount a volume here to keep it.
+RUN mkdir -p /data && chown node:node /data
+USER node
+EXPOSE 4400
+# No curl in the image: node's own fetch asks the health endpoint (which needs no control token).
+HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.WALLET_SANDBOX_PORT||4400)+'/_sandbox/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# node runs as PID 1: the CLI handles SIGTERM and SIGINT itself (close, flush, exit 0), and the
+# sandbox starts no child processes, so no init process is needed (`docker run --init` works too).
+STOPSIGNAL SIGTERM
+CMD ["node", "bin/wallet-sandbox.js"]
