@@ -57,6 +57,8 @@ export function createApp(deps: AppDeps, http: HttpServices, routes: AnyRoute[],
     throw new ApiError('route_not_found', `No route ${req.method} ${req.path}. The API lives under /v1 (see GET /v1/openapi.json) and the sandbox controls under /_sandbox.`)
   })
   app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+    // The router decodes path parameters before any handler runs; bad percent-encoding is the client's mistake.
+    if (error instanceof URIError) error = new ApiError('parameter_invalid', 'The URL path is not valid percent-encoding; encode reserved characters as %XX with two hex digits.')
     send(res, renderError(error, res.locals.requestId ?? 'req_unknown', http.logError))
   })
   return app

@@ -33,7 +33,9 @@ export function parseOrThrow<T extends z.ZodType>(schema: T, input: unknown, whe
   }
   const param = issue.path.length > 0 ? issue.path.join('.') : undefined
   const missing = issue.code === 'invalid_type' && issue.input === undefined && param !== undefined
-  const message = issue.message.endsWith('.') ? issue.message : `${issue.message}.`
+  // A bad record key (a metadata key over 40 characters) carries the key schema's message inside.
+  const text = issue.code === 'invalid_key' ? (issue.issues[0]?.message ?? issue.message) : issue.message
+  const message = text.endsWith('.') ? text : `${text}.`
   if (param === undefined && where === 'body') {
     throw new ApiError('parameter_invalid', `The request body must be a JSON object; got ${describe(input)}.`)
   }

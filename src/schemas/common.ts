@@ -20,16 +20,22 @@ export const NetworkSchema = z.enum(NETWORKS, {
 })
 
 const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
-export const MetadataSchema = z
+const RESERVED_MESSAGE = 'metadata keys __proto__, constructor and prototype are reserved'
+const MetadataRecord = z
   .record(
-    z.string().min(1).max(40, { error: 'metadata keys are at most 40 characters' }),
+    z.string().min(1, { error: 'metadata keys must not be empty' }).max(40, { error: 'metadata keys are at most 40 characters' }),
     z.string({ error: whenPresent('metadata values must be strings') }).max(500, { error: 'metadata values are at most 500 characters' }),
     { error: whenPresent('metadata must be an object of string keys and string values') },
   )
   .refine((value) => Object.keys(value).length <= 50, { error: 'metadata has at most 50 keys' })
-  .refine((value) => !Object.keys(value).some((key) => RESERVED_KEYS.has(key)), {
-    error: 'metadata keys __proto__, constructor and prototype are reserved',
-  })
+  .refine((value) => !Object.keys(value).some((key) => RESERVED_KEYS.has(key)), { error: RESERVED_MESSAGE })
+
+export const MetadataSchema = z
+  .preprocess((value, ctx) => {
+    // JSON.parse keeps "__proto__" as an own key, but z.record drops it silently; refuse it before parsing.
+    if (value !== null && typeof value === 'object' && Object.hasOwn(value, '__proto__')) ctx.addIssue({ code: 'custom', message: RESERVED_MESSAGE, input: value })
+    return value
+  }, MetadataRecord)
   .meta({ id: 'Metadata', description: 'Up to 50 string keys (≤ 40 characters) with string values (≤ 500 characters).' })
 
 export const DescriptionSchema = z.string().max(1000, { error: 'description is at most 1000 characters' })
