@@ -20,7 +20,13 @@ import { createRng } from './rng.js'
 import { createServices, type Services } from './services.js'
 import { openStore, type Store } from './store/store.js'
 import { controlRoutes } from './control/routes.js'
+import { createSandboxControl, type SandboxControl } from './control/sandbox-control.js'
+import { createOutcomeRules } from './lifecycle/outcome-rules.js'
+import { createOutcomeDecider } from './lifecycle/outcomes.js'
+import { createScreening } from './lifecycle/screening.js'
+import { createSettlement } from './lifecycle/settlement.js'
 import type { AnyRoute } from './http/route.js'
+import { openApiRoute } from './http/routes/openapi.js'
 
 export interface Sandbox {
   readonly config: Config
@@ -31,6 +37,7 @@ export interface Sandbox {
   readonly accounts: Accounts
   readonly services: Services
   readonly fixtures: Fixtures
+  readonly control: SandboxControl
   readonly routes: readonly AnyRoute[]
   /** Starts serving; resolves with the address actually bound (port 0 picks a free one). */
   listen(): Promise<{ host: string; port: number; url: string }>
@@ -39,6 +46,8 @@ export interface Sandbox {
 }
 
 export interface SandboxOptions {
+  /** Adds middleware ahead of the routes (the test suite records every answer with it). */
+  beforeRoutes?: (app: Express) => void
   logger?: Logger
   /** Called once per answered request (the CLI passes `createRequestLog`); skipped with `quiet`. */
   requestLog?: HttpServices['onResponse']
@@ -55,8 +64,12 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
   const accounts = createAccounts({ store, clock, fixtures, seed: config.seed })
   accounts.ensureDefault()
   const services = createServices({ config, store, clock, publisher })
+  const rules = createOutcomeRules({ store, rng: createRng(config.seed, 'outcome-rules') })
+  const screening = createScreening({ fixtures, store })
+  const control = createSandboxControl({ store, accounts, clock, bus, rules, screening })
+  createSettlement({ config, clock, store, bus, fixtures, payments: services.payments, decide: createOutcomeDecider({ fixtures, rules, screening }) })
 
-  const deps: AppDeps = { config, clock, store, accounts, services }
+  const deps: AppDeps = { config, clock, store, accounts, services, control, fixtures }
   const http: HttpServices = {
     limiter: config.rateLimit > 0 ? createRateLimiter(config.rateLimit) : undefined,
     idempotency: createIdempotency({ store, clock }),
@@ -71,11 +84,12 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
     onResponse: config.quiet ? undefined : options.requestLog,
   }
   const routes: AnyRoute[] = [...walletRoutes, ...paymentRoutes, ...whitelistRoutes, ...controlRoutes]
-  const app = createApp(deps, http, routes)
+  routes.push(openApiRoute(routes))
+  const app = createApp(deps, http, routes, options.beforeRoutes)
 
   let server: Server | undefined
   return {
-    config, app, clock, store, bus, accounts, services, fixtures, routes,
+    config, app, clock, store, bus, accounts, services, fixtures, control, routes,
     listen() {
       server = createServer(app)
       return new Promise((resolve, reject) => {

@@ -1,6 +1,8 @@
 import type { Clock } from '../clock.js'
 import type { Config } from '../config.js'
 import type { Accounts } from '../ledger/accounts.js'
+import type { SandboxControl } from '../control/sandbox-control.js'
+import type { Fixtures } from '../fixtures.js'
 import type { Services } from '../services.js'
 import type { AccountState, KeyRecord } from '../store/records.js'
 import type { Store } from '../store/store.js'
@@ -12,6 +14,8 @@ export interface AppDeps {
   store: Store
   accounts: Accounts
   services: Services
+  control: SandboxControl
+  fixtures: Fixtures
 }
 
 export interface RequestContext {

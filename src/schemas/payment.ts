@@ -2,6 +2,9 @@ import { z } from 'zod'
 import { NETWORKS } from '../chain/networks.js'
 import { AmountSchema, CurrencySchema, DescriptionSchema, MetadataSchema, PageQuery, TimestampSchema } from './common.js'
 import { whenPresent } from './messages.js'
+import { FAILURE_CODES } from '../ledger/failures.js'
+
+const SANDBOX_OUTCOMES = ['completed', 'failed', 'pending']
 
 export const PaymentStatusSchema = z.enum(['pending', 'processing', 'completed', 'failed'], {
   error: 'status must be one of pending, processing, completed, failed',
@@ -15,6 +18,17 @@ export const CreatePaymentSchema = z
     recipient: z.string({ error: whenPresent('recipient must be a wallet id (wal_…) or an address on the source wallet’s network') }).min(1),
     description: DescriptionSchema.nullable().optional(),
     metadata: MetadataSchema.default({}),
+  })
+  .superRefine(({ metadata }, ctx) => {
+    // Sandbox-only metadata that decides the outcome (CONTRACT.md section 8).
+    const outcome = metadata.sandbox_outcome
+    if (outcome !== undefined && !SANDBOX_OUTCOMES.includes(outcome)) {
+      ctx.addIssue({ code: 'custom', path: ['metadata', 'sandbox_outcome'], message: `metadata.sandbox_outcome must be one of ${SANDBOX_OUTCOMES.join(', ')}` })
+    }
+    const code = metadata.sandbox_failure_code
+    if (code !== undefined && !(FAILURE_CODES as string[]).includes(code)) {
+      ctx.addIssue({ code: 'custom', path: ['metadata', 'sandbox_failure_code'], message: `metadata.sandbox_failure_code must be one of ${FAILURE_CODES.join(', ')}` })
+    }
   })
   .meta({ id: 'CreatePaymentRequest' })
 

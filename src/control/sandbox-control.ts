@@ -1,0 +1,60 @@
+import type { Clock } from '../clock.js'
+import { notFound } from '../errors.js'
+import type { Bus } from '../events/bus.js'
+import type { Accounts } from '../ledger/accounts.js'
+import type { OutcomeRules } from '../lifecycle/outcome-rules.js'
+import type { Screening } from '../lifecycle/screening.js'
+import type { AccountState, PaymentRecord, WalletRecord } from '../store/records.js'
+import type { Store } from '../store/store.js'
+
+/** What the control API does that no single ledger service owns: resets and cross-account look-ups. */
+export function createSandboxControl(deps: { store: Store; accounts: Accounts; clock: Clock; bus: Bus; rules: OutcomeRules; screening: Screening }) {
+  const { store, accounts, clock, bus, rules, screening } = deps
+
+  function forget(accountId: string): void {
+    clock.cancelTagged(accountId)
+    bus.emit('account.reset', accountId)
+  }
+
+  return {
+    rules,
+    screening,
+
+    /** Everything back to the fixtures: accounts provisioned since start-up are gone (open auth re-creates them on use). */
+    resetAll(): void {
+      for (const id of store.accounts.keys()) forget(id)
+      store.update(() => {
+        store.accounts.clear()
+        store.keys.clear()
+      })
+      rules.clear()
+      screening.clear()
+      accounts.ensureDefault()
+    },
+
+    /** One account back to its seeded state; its keys stay valid. */
+    resetAccount(accountId: string): AccountState {
+      forget(accountId)
+      rules.clear(accountId)
+      return accounts.reset(accountId)
+    },
+
+    findWallet(id: string): { account: AccountState; wallet: WalletRecord } {
+      for (const account of store.accounts.values()) {
+        const wallet = account.wallets.get(id)
+        if (wallet) return { account, wallet }
+      }
+      throw notFound('wallet', id)
+    },
+
+    findPayment(id: string): { account: AccountState; payment: PaymentRecord } {
+      for (const account of store.accounts.values()) {
+        const payment = account.payments.get(id)
+        if (payment) return { account, payment }
+      }
+      throw notFound('payment', id)
+    },
+  }
+}
+
+export type SandboxControl = ReturnType<typeof createSandboxControl>

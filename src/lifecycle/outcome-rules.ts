@@ -1,0 +1,109 @@
+import { z } from 'zod'
+import { addressKey, type Network } from '../chain/networks.js'
+import { newId } from '../ids.js'
+import type { Rng } from '../rng.js'
+import type { PaymentRecord } from '../store/records.js'
+import type { Store } from '../store/store.js'
+import { toBaseUnits } from '../money.js'
+import { AmountSchema, CurrencySchema, NetworkSchema } from '../schemas/common.js'
+import { FAILURE_CODES } from '../ledger/failures.js'
+
+/** Outcome rules (CONTRACT.md sections 8 and 13): "the next 2 payments to this address fail". */
+export const OutcomeMatchSchema = z.strictObject({
+  account_id: z.string().optional(),
+  network: NetworkSchema.optional(),
+  currency: CurrencySchema.optional(),
+  recipient: z.string().min(1).optional(),
+  source_wallet: z.string().min(1).optional(),
+  amount_min: AmountSchema.optional(),
+  amount_max: AmountSchema.optional(),
+})
+
+export const CreateOutcomeRuleSchema = z
+  .strictObject({
+    match: OutcomeMatchSchema.default({}),
+    outcome: z.enum(['completed', 'failed', 'pending'], { error: 'outcome must be completed, failed or pending' }),
+    failure_code: z.enum(FAILURE_CODES as [string, ...string[]], { error: `failure_code must be one of ${FAILURE_CODES.join(', ')}` }).optional(),
+    times: z.number().int().min(1, { error: 'times must be a whole number of at least 1 (omit it for unlimited)' }).optional(),
+  })
+  .meta({ id: 'CreateOutcomeRuleRequest' })
+
+export const OutcomeRuleSchema = z
+  .object({
+    id: z.string(),
+    match: OutcomeMatchSchema,
+    outcome: z.enum(['completed', 'failed', 'pending']),
+    failure_code: z.string().nullable(),
+    times: z.number().int().nullable(),
+    remaining: z.number().int().nullable(),
+  })
+  .meta({ id: 'OutcomeRule' })
+
+export type OutcomeRule = z.infer<typeof OutcomeRuleSchema>
+type RuleInput = z.infer<typeof CreateOutcomeRuleSchema>
+
+const KEY = 'outcome_rules'
+
+/** Rules live in `store.control` so that snapshots, reset and the data file see them. */
+export function createOutcomeRules(deps: { store: Store; rng: Rng }) {
+  const { store } = deps
+  const rules = (): OutcomeRule[] => ((store.control[KEY] as OutcomeRule[] | undefined) ??= [])
+
+  return {
+    list: () => rules(),
+    add(input: RuleInput): OutcomeRule {
+      const rule: OutcomeRule = {
+        id: newId('rule', deps.rng),
+        match: input.match,
+        outcome: input.outcome,
+        failure_code: input.outcome === 'failed' ? (input.failure_code ?? 'network_congestion') : null,
+        times: input.times ?? null,
+        remaining: input.times ?? null,
+      }
+      store.update(() => rules().push(rule))
+      return rule
+    },
+    remove(id: string): OutcomeRule | undefined {
+      const list = rules()
+      const index = list.findIndex((rule) => rule.id === id)
+      if (index === -1) return undefined
+      return store.update(() => list.splice(index, 1)[0])
+    },
+    /** Removes every rule, or those of one account. */
+    clear(accountId?: string): void {
+      store.update(() => {
+        store.control[KEY] = accountId === undefined ? [] : rules().filter((rule) => rule.match.account_id !== accountId)
+      })
+    },
+    /** The first rule with uses left that matches, its use counted. */
+    take(accountId: string, payment: PaymentRecord, decimals: number): OutcomeRule | undefined {
+      const rule = rules().find((r) => r.remaining !== 0 && matches(r, accountId, payment, decimals))
+      if (rule && rule.remaining !== null) store.update(() => (rule.remaining = rule.remaining! - 1))
+      return rule
+    },
+  }
+}
+
+export type OutcomeRules = ReturnType<typeof createOutcomeRules>
+
+function matches(rule: OutcomeRule, accountId: string, payment: PaymentRecord, decimals: number): boolean {
+  const { match } = rule
+  const network = payment.network as Network
+  return (
+    (match.account_id === undefined || match.account_id === accountId) &&
+    (match.network === undefined || match.network === network) &&
+    (match.currency === undefined || match.currency === payment.currency) &&
+    (match.source_wallet === undefined || match.source_wallet === payment.source) &&
+    (match.recipient === undefined || addressKey(network, match.recipient) === addressKey(network, payment.destination)) &&
+    (match.amount_min === undefined || compareAmount(payment.amount_units, decimals, match.amount_min) >= 0) &&
+    (match.amount_max === undefined || compareAmount(payment.amount_units, decimals, match.amount_max) <= 0)
+  )
+}
+
+/** Compares exact amounts whatever the bound's number of decimals (bounds are inclusive). */
+function compareAmount(units: bigint, decimals: number, bound: string): number {
+  const places = Math.max(decimals, bound.split('.')[1]?.length ?? 0)
+  const left = units * 10n ** BigInt(places - decimals)
+  const right = toBaseUnits(bound, places)
+  return left < right ? -1 : left > right ? 1 : 0
+}

@@ -1,0 +1,34 @@
+import { addressKey, type Network } from '../chain/networks.js'
+import type { Fixtures } from '../fixtures.js'
+import type { Store } from '../store/store.js'
+
+const KEY = 'screening_flagged'
+
+/** The screening list: the fixtures' flagged addresses plus those flagged through the control API. */
+export function createScreening(deps: { fixtures: Fixtures; store: Store }) {
+  const { store } = deps
+  const fromFixtures = new Set(deps.fixtures.screening.map((entry) => `${entry.network}:${addressKey(entry.network, entry.address)}`))
+  const added = (): string[] => ((store.control[KEY] as string[] | undefined) ??= [])
+  const keyOf = (network: Network, address: string) => `${network}:${addressKey(network, address)}`
+
+  return {
+    isFlagged: (network: Network, address: string) => fromFixtures.has(keyOf(network, address)) || added().includes(keyOf(network, address)),
+    flag(network: Network, address: string): void {
+      const key = keyOf(network, address)
+      if (!added().includes(key)) store.update(() => added().push(key))
+    },
+    /** Returns false when the address was not flagged through the control API. */
+    unflag(network: Network, address: string): boolean {
+      const list = added()
+      const index = list.indexOf(keyOf(network, address))
+      if (index === -1) return false
+      store.update(() => list.splice(index, 1))
+      return true
+    },
+    clear(): void {
+      store.update(() => (store.control[KEY] = []))
+    },
+  }
+}
+
+export type Screening = ReturnType<typeof createScreening>

@@ -1,0 +1,58 @@
+import { z } from 'zod'
+import { isIpEntry } from '../http/auth.js'
+import { FAILURE_CODES } from '../ledger/failures.js'
+import { SCOPES } from '../store/records.js'
+import { AmountSchema, NetworkSchema } from './common.js'
+
+/** Request and response shapes of the control API (CONTRACT.md sections 10 and 13). */
+
+export const ResetSchema = z.strictObject({ api_key: z.string().min(1).optional() })
+
+export const ResetResultSchema = z.object({ reset: z.enum(['all', 'account']), account_id: z.string().nullable() })
+
+const KeySchema = z.object({ key: z.string(), type: z.enum(['secret', 'restricted']), scopes: z.array(z.string()), allowed_ips: z.array(z.string()) })
+
+export const AccountSchema = z
+  .object({ id: z.string(), keys: z.array(KeySchema), whitelist_enforced: z.boolean(), created_at: z.string() })
+  .meta({ id: 'SandboxAccount' })
+
+export const ListAccountsQuery = z.strictObject({ api_key: z.string().optional() })
+export const PatchAccountSchema = z.strictObject({ whitelist_enforced: z.boolean({ error: 'whitelist_enforced must be true or false' }) })
+
+export const CreateKeySchema = z
+  .strictObject({
+    account_id: z.string().min(1).optional(),
+    type: z.enum(['secret', 'restricted'], { error: 'type must be secret or restricted' }).default('secret'),
+    scopes: z.array(z.union([z.enum(SCOPES), z.literal('*')], { error: `scopes must be among ${SCOPES.join(', ')} or *` })).min(1).optional(),
+    allowed_ips: z.array(z.string().refine(isIpEntry, { error: 'allowed_ips entries must be IP addresses or CIDR blocks such as 10.0.0.0/8' })).default([]),
+  })
+  .superRefine((body, ctx) => {
+    if (body.type === 'restricted' && body.scopes === undefined) {
+      ctx.addIssue({ code: 'invalid_type', expected: 'array', input: undefined, path: ['scopes'], message: 'scopes is required for a restricted key' })
+    }
+  })
+
+export const CreatedKeySchema = z.object({ key: z.string(), account_id: z.string(), type: z.enum(['secret', 'restricted']), scopes: z.array(z.string()), allowed_ips: z.array(z.string()) })
+
+export const DepositSchema = z.strictObject({ amount: AmountSchema, from_address: z.string().min(1).optional() })
+
+export const FailPaymentSchema = z.strictObject({
+  failure_code: z.enum(FAILURE_CODES as [string, ...string[]], { error: `failure_code must be one of ${FAILURE_CODES.join(', ')}` }).optional(),
+  failure_message: z.string().min(1).max(500).optional(),
+})
+
+export const ScreeningSchema = z.strictObject({ network: NetworkSchema, address: z.string().min(1) })
+export const ScreeningResultSchema = z.object({ network: z.string(), address: z.string(), flagged: z.boolean() })
+
+export const MagicAddressSchema = z.object({
+  network: z.string(),
+  address: z.string(),
+  outcome: z.enum(['failed', 'pending']),
+  failure_code: z.string().nullable(),
+  description: z.string(),
+})
+
+export const ClockSchema = z.object({ mode: z.enum(['real', 'manual']), now: z.string(), offset_ms: z.number() }).meta({ id: 'SandboxClock' })
+export const AdvanceClockSchema = z.strictObject({
+  ms: z.number({ error: 'ms must be a number of milliseconds' }).int({ error: 'ms must be a whole number' }).min(0, { error: 'ms must not be negative' }).max(10 * 365 * 24 * 3600 * 1000),
+})
