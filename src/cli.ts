@@ -1,6 +1,8 @@
 import { Command, Option } from 'commander'
 import { ConfigError, ConfigSchema, envName, flagName, loadConfig, type Config, type ConfigKey } from './config.js'
 import { FixturesError } from './fixtures.js'
+import { describeFixtures } from './cli-fixtures.js'
+import { createRequestLog, resolveLogFormat } from './http/request-log.js'
 import { createLogger } from './logger.js'
 import { createSandbox, type Sandbox } from './sandbox.js'
 import { StoreLoadError } from './store/store.js'
@@ -48,6 +50,14 @@ export function buildProgram(run: (config: Config) => Promise<void>): Command {
   program.action(async (flags: Partial<Record<ConfigKey, unknown>>) => {
     await run(loadConfig({ flags, env: process.env }))
   })
+  program
+    .command('fixtures')
+    .description('print the seeded default account (keys, wallets, balances) as JSON, and the accounts the given sk_test_ keys get in open auth; honours --seed, --fixtures and --clock-start')
+    .argument('[api-keys...]', 'sk_test_ keys whose accounts to print as well')
+    .action(async (apiKeys: string[], _options: unknown, command: Command) => {
+      const config = loadConfig({ flags: command.optsWithGlobals(), env: process.env })
+      process.stdout.write(`${JSON.stringify(await describeFixtures(config, apiKeys), null, 2)}\n`)
+    })
   return program
 }
 
@@ -66,7 +76,7 @@ export async function main(argv = process.argv): Promise<void> {
 
 async function serve(config: Config): Promise<void> {
   const logger = createLogger({ quiet: config.quiet, json: config.logFormat === 'json' || (config.logFormat === 'auto' && !process.stderr.isTTY) })
-  const sandbox = await createSandbox(config, { logger })
+  const sandbox = await createSandbox(config, { logger, requestLog: createRequestLog({ format: config.logFormat }) })
   let address
   try {
     address = await sandbox.listen()
@@ -90,19 +100,38 @@ async function serve(config: Config): Promise<void> {
   process.on('SIGTERM', () => void stop('SIGTERM'))
 }
 
+/**
+ * The start-up banner on stdout: URLs, the default key and the modes. As one JSON object when the
+ * request log is JSON, so that a log collector reads every line of the output.
+ */
 function printBanner(sandbox: Sandbox, url: string): void {
   const { config, fixtures } = sandbox
   if (config.quiet) return
-  const defaultKey = fixtures.accounts.default_account.keys.find((k) => k.type === 'secret')?.key
-  const lines = [
-    `wallet-sandbox ${VERSION} listening on ${url}`,
-    `  REST API      ${url}/v1`,
-    `  stream        ${url.replace(/^http/, 'ws')}/v1/stream`,
-    `  control API   ${url}/_sandbox`,
-    `  dashboard     ${url}/_sandbox/ui`,
-    `  API key       ${defaultKey}`,
-    `  mode          auth=${config.auth} envelope=${config.envelope} settle=${config.settle} clock=${config.clock} seed=${config.seed}` +
-      ` rate-limit=${config.rateLimit || 'off'}${config.lenient ? ' lenient' : ''}${config.dataFile ? ` data-file=${config.dataFile}` : ''}`,
+  // A wildcard bind (0.0.0.0 in a container) is reached through the loopback address.
+  const base = url.replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//[::1]:')
+  const defaultKey = fixtures.accounts.default_account.keys.find((k) => k.type === 'secret')?.key ?? ''
+  const modes = [
+    `auth=${config.auth}`, `envelope=${config.envelope}`, `settle=${config.settle}`, `clock=${config.clock}`, `seed=${config.seed}`,
+    `rate-limit=${config.rateLimit || 'off'}`,
+    ...(config.lenient ? ['lenient'] : []),
+    ...(config.dataFile ? [`data-file=${config.dataFile}`] : []),
+    ...(config.controlToken ? ['control-token=required'] : []),
+    ...(config.latency ? [`latency=${[...new Set(config.latency)].join('-')}ms`] : []),
+    ...(config.errorRate ? [`error-rate=${config.errorRate}`] : []),
+  ].join(' ')
+  const rows: Array<[label: string, field: string, value: string]> = [
+    ['REST API', 'rest_url', `${base}/v1`],
+    ['stream', 'stream_url', `${base.replace(/^http/, 'ws')}/v1/stream`],
+    ['control API', 'control_url', `${base}/_sandbox`],
+    ['dashboard', 'dashboard_url', `${base}/_sandbox/ui`],
+    ['API key', 'api_key', defaultKey],
+    // --webhook-url adds its endpoint's signing secret here.
+    ['mode', 'mode', modes],
   ]
-  process.stdout.write(`${lines.join('\n')}\n`)
+  const title = `wallet-sandbox ${VERSION} listening on ${url}`
+  if (resolveLogFormat(config.logFormat) === 'json') {
+    process.stdout.write(`${JSON.stringify({ level: 'info', message: title, version: VERSION, url: base, ...Object.fromEntries(rows.map(([, field, value]) => [field, value])) })}\n`)
+    return
+  }
+  process.stdout.write(`${[title, ...rows.map(([label, , value]) => `  ${label.padEnd(13)} ${value}`)].join('\n')}\n`)
 }

@@ -63,7 +63,7 @@ export function formatPretty(entry: RequestLogEntry, options: { colour: boolean 
 
 /** One JSON object per line, for log collectors. */
 export function formatJson(entry: RequestLogEntry): string {
-  return JSON.stringify({ level: 'info', msg: 'request', ...entry })
+  return JSON.stringify({ level: 'info', message: 'request', ...entry })
 }
 
 export interface RequestLogOptions {
