@@ -1,0 +1,155 @@
+import type { z } from 'zod'
+import type { FailureCode } from '../ledger/failures.js'
+import type { CreateOutcomeRuleSchema, OutcomeRuleSchema } from '../lifecycle/outcome-rules.js'
+import type { ClockSchema, CreatedKeySchema, CreateKeySchema, MagicAddressSchema, ResetResultSchema } from '../schemas/control.js'
+import type { PaymentSchema } from '../schemas/payment.js'
+import type { WalletSchema } from '../schemas/wallet.js'
+
+/**
+ * A small typed client of the control API (`/_sandbox`, CONTRACT.md sections 10 and 13), for test
+ * suites. Each method is one request; it answers the `data` of the reply and throws a
+ * SandboxControlError, carrying the API's error code, on anything but 2xx.
+ * Only type imports above: the client carries no server code.
+ */
+
+export type SandboxClock = z.output<typeof ClockSchema>
+export type SandboxPayment = z.output<typeof PaymentSchema>
+export type SandboxWallet = z.output<typeof WalletSchema>
+export type SandboxResetResult = z.output<typeof ResetResultSchema>
+export type SandboxOutcomeRule = z.output<typeof OutcomeRuleSchema>
+export type SandboxOutcomeRuleInput = z.input<typeof CreateOutcomeRuleSchema>
+export type SandboxCreateKeyInput = z.input<typeof CreateKeySchema>
+export type SandboxCreatedKey = z.output<typeof CreatedKeySchema>
+export type SandboxMagicAddress = z.output<typeof MagicAddressSchema>
+
+export interface SandboxHealth {
+  status: 'ok'
+  version: string
+  uptime_s: number
+}
+
+/** One webhook delivery: an event sent to one endpoint, with every attempt. */
+export interface SandboxDelivery {
+  id: string
+  event_id: string
+  event_type: string
+  endpoint_id: string
+  url: string
+  status: 'pending' | 'succeeded' | 'failed'
+  attempts: Array<{ at: string; response_status: number | null; duration_ms: number; error: string | null; response_excerpt: string | null }>
+  next_attempt_at: string | null
+}
+
+export interface DeliveryFilter {
+  event_id?: string
+  endpoint_id?: string
+  status?: SandboxDelivery['status']
+  limit?: number
+  offset?: number
+}
+
+export interface FailPaymentInput {
+  failure_code?: FailureCode
+  failure_message?: string
+}
+
+/** A non-2xx answer of the control API. `code` is the API's error code (`invalid_state_transition` …). */
+export class SandboxControlError extends Error {
+  override name = 'SandboxControlError'
+  constructor(
+    message: string,
+    readonly status: number,
+    readonly code: string,
+    readonly type: string,
+    readonly param: string | undefined,
+    readonly requestId: string | undefined,
+  ) {
+    super(message)
+  }
+}
+
+export interface ControlClientOptions {
+  /** The sandbox address without `/v1`, e.g. `http://127.0.0.1:4400`. */
+  baseUrl: string
+  /** The `--control-token`, when the sandbox was started with one. */
+  controlToken?: string
+  /** Another fetch (a proxy, a spy); the global one by default. */
+  fetch?: typeof fetch
+}
+
+export interface ControlClient {
+  health(): Promise<SandboxHealth>
+  clock(): Promise<SandboxClock>
+  /** Runs everything that falls due (settlements, webhook retries, price ticks) in time order, then answers. */
+  advanceClock(ms: number): Promise<SandboxClock>
+  /** A pending payment passes through processing (two events). */
+  completePayment(paymentId: string): Promise<SandboxPayment>
+  /** Without a code, `network_congestion`. */
+  failPayment(paymentId: string, input?: FailPaymentInput): Promise<SandboxPayment>
+  processPayment(paymentId: string): Promise<SandboxPayment>
+  /** Credits a wallet from outside: `amount` is a decimal string such as `"25.00"`. */
+  deposit(walletId: string, amount: string, options?: { from_address?: string }): Promise<SandboxWallet>
+  /** Back to the fixtures: everything, or only the account of `api_key`. */
+  reset(options?: { api_key?: string }): Promise<SandboxResetResult>
+  deliveries(filter?: DeliveryFilter): Promise<SandboxDelivery[]>
+  retryDelivery(deliveryId: string): Promise<SandboxDelivery>
+  addOutcome(rule: SandboxOutcomeRuleInput): Promise<SandboxOutcomeRule>
+  outcomes(): Promise<SandboxOutcomeRule[]>
+  clearOutcomes(): Promise<{ deleted: number }>
+  createKey(input?: SandboxCreateKeyInput): Promise<SandboxCreatedKey>
+  magic(): Promise<SandboxMagicAddress[]>
+  /** Any other control call: `request('POST', '/faults', {...})` (the path is relative to `/_sandbox`). */
+  request<T = unknown>(method: string, path: string, body?: unknown): Promise<T>
+}
+
+export function createControlClient(options: ControlClientOptions): ControlClient {
+  const base = `${options.baseUrl.replace(/\/+$/, '')}/_sandbox`
+  const doFetch = options.fetch ?? fetch
+  const id = encodeURIComponent
+
+  async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+    const headers: Record<string, string> = { accept: 'application/json' }
+    if (options.controlToken !== undefined) headers.authorization = `Bearer ${options.controlToken}`
+    if (body !== undefined) headers['content-type'] = 'application/json'
+    const res = await doFetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
+    const text = await res.text()
+    let payload: { data?: unknown; request_id?: string; error?: { type?: string; code?: string; message?: string; param?: string } } | undefined
+    try {
+      payload = text ? JSON.parse(text) : undefined
+    } catch {
+      payload = undefined
+    }
+    if (!res.ok) {
+      const error = payload?.error
+      throw new SandboxControlError(
+        `${method} /_sandbox${path} failed with ${res.status}${error?.code ? ` ${error.code}` : ''}: ${error?.message ?? text.slice(0, 200)}`,
+        res.status, error?.code ?? 'unknown', error?.type ?? 'unknown', error?.param, payload?.request_id,
+      )
+    }
+    return (payload?.data ?? payload) as T
+  }
+
+  const query = (filter: object) => {
+    const entries = Object.entries(filter).filter(([, value]) => value !== undefined).map(([key, value]): [string, string] => [key, String(value)])
+    return entries.length ? `?${new URLSearchParams(entries)}` : ''
+  }
+
+  return {
+    health: () => request('GET', '/health'),
+    clock: () => request('GET', '/clock'),
+    advanceClock: (ms) => request('POST', '/clock/advance', { ms }),
+    completePayment: (paymentId) => request('POST', `/payments/${id(paymentId)}/complete`),
+    failPayment: (paymentId, input = {}) => request('POST', `/payments/${id(paymentId)}/fail`, input),
+    processPayment: (paymentId) => request('POST', `/payments/${id(paymentId)}/process`),
+    deposit: (walletId, amount, extra = {}) => request('POST', `/wallets/${id(walletId)}/deposit`, { amount, ...extra }),
+    reset: (input = {}) => request('POST', '/reset', input),
+    deliveries: (filter = {}) => request('GET', `/webhooks/deliveries${query(filter)}`),
+    retryDelivery: (deliveryId) => request('POST', `/webhooks/deliveries/${id(deliveryId)}/retry`),
+    addOutcome: (rule) => request('POST', '/outcomes', rule),
+    outcomes: () => request('GET', '/outcomes'),
+    clearOutcomes: () => request('DELETE', '/outcomes'),
+    createKey: (input = {}) => request('POST', '/keys', input),
+    magic: () => request('GET', '/magic'),
+    request,
+  }
+}
