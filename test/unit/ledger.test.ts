@@ -10,12 +10,12 @@ import type { AccountState, PaymentRecord, WalletRecord } from '../../src/store/
 
 const DEFAULT_KEY = 'sk_test_sandbox_default_key'
 const POLYGON_RECIPIENT = '0x52908400098527886E0F7030069857D2E4169EE7'
-const RECIPIENTS = {
+const RECIPIENTS: Record<string, string> = {
   polygon: POLYGON_RECIPIENT,
   ethereum: POLYGON_RECIPIENT,
   solana: 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA',
   stellar: 'GAAZI4TCR3TY5OJHCTJC2A4QSY6CJWJH5IAJTGKIN2ER7LBNVKOCCWN7',
-} as const
+}
 
 let sandbox: Sandbox
 let account: AccountState
@@ -39,7 +39,7 @@ function balances(wallet: WalletRecord) {
   return { available: wallet.available, locked: wallet.locked }
 }
 
-function pay(source: WalletRecord, amount: string, recipient = RECIPIENTS[source.network]): PaymentRecord {
+function pay(source: WalletRecord, amount: string, recipient = RECIPIENTS[source.network]!): PaymentRecord {
   return payments().create(account, { amount, currency: source.currency, source_wallet: source.id, recipient, metadata: {} })
 }
 
