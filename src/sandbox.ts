@@ -27,6 +27,9 @@ import { createScreening } from './lifecycle/screening.js'
 import { createSettlement } from './lifecycle/settlement.js'
 import type { AnyRoute } from './http/route.js'
 import { openApiRoute } from './http/routes/openapi.js'
+import { priceRoutes } from './http/routes/prices.js'
+import { loadPriceModel } from './stream/prices.js'
+import { createStreamServer, type StreamOptions, type StreamServer } from './stream/ws.js'
 
 export interface Sandbox {
   readonly config: Config
@@ -39,6 +42,8 @@ export interface Sandbox {
   readonly fixtures: Fixtures
   readonly control: SandboxControl
   readonly routes: readonly AnyRoute[]
+  /** The WebSocket stream at /v1/stream (its `stats()` show subscribers and slow readers). */
+  readonly stream: StreamServer
   /** Starts serving; resolves with the address actually bound (port 0 picks a free one). */
   listen(): Promise<{ host: string; port: number; url: string }>
   /** Stops serving, cancels timers and flushes the data file. */
@@ -51,6 +56,8 @@ export interface SandboxOptions {
   logger?: Logger
   /** Called once per answered request (the CLI passes `createRequestLog`); skipped with `quiet`. */
   requestLog?: HttpServices['onResponse']
+  /** Stream tuning (heartbeat, slow-reader limits); tests shorten it. */
+  stream?: Partial<StreamOptions>
 }
 
 /** Builds the whole sandbox from a validated config. The only place where modules are wired. */
@@ -83,15 +90,18 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
     logError: (error) => logger.error('Internal error', error),
     onResponse: config.quiet ? undefined : options.requestLog,
   }
-  const routes: AnyRoute[] = [...walletRoutes, ...paymentRoutes, ...whitelistRoutes, ...controlRoutes]
+  const prices = loadPriceModel(fixtures.dir, config.seed)
+  const stream = createStreamServer({ config, clock, store, accounts, bus, model: prices, nextRequestId: () => `req_${http.requestIds.base62(24)}`, logger }, options.stream)
+  const routes: AnyRoute[] = [...priceRoutes(prices), ...walletRoutes, ...paymentRoutes, ...whitelistRoutes, ...controlRoutes]
   routes.push(openApiRoute(routes))
   const app = createApp(deps, http, routes, options.beforeRoutes)
 
   let server: Server | undefined
   return {
-    config, app, clock, store, bus, accounts, services, fixtures, control, routes,
+    config, app, clock, store, bus, accounts, services, fixtures, control, routes, stream,
     listen() {
       server = createServer(app)
+      server.on('upgrade', stream.handleUpgrade)
       return new Promise((resolve, reject) => {
         server!.once('error', reject)
         server!.listen(config.port, config.host, () => {
@@ -102,6 +112,7 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
       })
     },
     async close() {
+      await stream.close()
       clock.close()
       if (server) {
         const closed = new Promise<void>((resolve) => server!.close(() => resolve()))
