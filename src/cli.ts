@@ -4,7 +4,7 @@ import { FixturesError } from './fixtures.js'
 import { describeFixtures } from './cli-fixtures.js'
 import { createRequestLog, resolveLogFormat } from './http/request-log.js'
 import { createLogger } from './logger.js'
-import { createSandbox, type Sandbox } from './sandbox.js'
+import { configuredWebhookSecret, createSandbox, type Sandbox } from './sandbox.js'
 import { StoreLoadError } from './store/store.js'
 import { VERSION } from './version.js'
 
@@ -125,7 +125,12 @@ function printBanner(sandbox: Sandbox, url: string): void {
     ['control API', 'control_url', `${base}/_sandbox`],
     ['dashboard', 'dashboard_url', `${base}/_sandbox/ui`],
     ['API key', 'api_key', defaultKey],
-    // --webhook-url adds its endpoint's signing secret here.
+    ...(config.webhookUrl
+      ? ([
+          ['webhook URL', 'webhook_url', config.webhookUrl],
+          ['signing key', 'webhook_secret', configuredWebhookSecret(config)],
+        ] as Array<[string, string, string]>)
+      : []),
     ['mode', 'mode', modes],
   ]
   const title = `wallet-sandbox ${VERSION} listening on ${url}`

@@ -27,6 +27,12 @@ import { createScreening } from './lifecycle/screening.js'
 import { createSettlement } from './lifecycle/settlement.js'
 import type { AnyRoute } from './http/route.js'
 import { openApiRoute } from './http/routes/openapi.js'
+import { webhookRoutes } from './http/routes/webhooks.js'
+import { webhookControlRoutes } from './control/webhook-routes.js'
+import { createWebhookEngine, type WebhookEngine } from './events/webhooks.js'
+import { defaultConfiguredSecret } from './events/signing.js'
+import { ensureConfiguredEndpoint } from './ledger/webhook-endpoints.js'
+import type { AccountState } from './store/records.js'
 import { priceRoutes } from './http/routes/prices.js'
 import { loadPriceModel } from './stream/prices.js'
 import { createStreamServer, type StreamOptions, type StreamServer } from './stream/ws.js'
@@ -41,6 +47,8 @@ export interface Sandbox {
   readonly services: Services
   readonly fixtures: Fixtures
   readonly control: SandboxControl
+  /** Webhook deliveries: the log, redelivery, and `idle()` for tests. */
+  readonly webhooks: WebhookEngine
   readonly routes: readonly AnyRoute[]
   /** The WebSocket stream at /v1/stream (its `stats()` show subscribers and slow readers). */
   readonly stream: StreamServer
@@ -68,8 +76,12 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
   const clock = createClock({ mode: config.clock, start: Date.parse(config.clockStart), onTaskError: (error) => logger.error('A scheduled task failed', error) })
   const bus = createBus()
   const publisher = createPublisher(bus, clock)
-  const accounts = createAccounts({ store, clock, fixtures, seed: config.seed })
+  const addConfiguredEndpoint = configuredEndpointHook(config, clock)
+  const accounts = createAccounts({ store, clock, fixtures, seed: config.seed, onSeeded: addConfiguredEndpoint })
   accounts.ensureDefault()
+  // Accounts loaded from a data file were seeded before this run's --webhook-url.
+  if (addConfiguredEndpoint) store.update(() => store.accounts.forEach(addConfiguredEndpoint))
+  const webhooks = createWebhookEngine({ bus, clock, store, config, logger })
   const services = createServices({ config, store, clock, publisher })
   const rules = createOutcomeRules({ store, rng: createRng(config.seed, 'outcome-rules') })
   const screening = createScreening({ fixtures, store })
@@ -92,13 +104,13 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
   }
   const prices = loadPriceModel(fixtures.dir, config.seed)
   const stream = createStreamServer({ config, clock, store, accounts, bus, model: prices, nextRequestId: () => `req_${http.requestIds.base62(24)}`, logger }, options.stream)
-  const routes: AnyRoute[] = [...priceRoutes(prices), ...walletRoutes, ...paymentRoutes, ...whitelistRoutes, ...controlRoutes]
+  const routes: AnyRoute[] = [...priceRoutes(prices), ...walletRoutes, ...paymentRoutes, ...whitelistRoutes, ...webhookRoutes, ...controlRoutes, ...webhookControlRoutes(webhooks)]
   routes.push(openApiRoute(routes))
   const app = createApp(deps, http, routes, options.beforeRoutes)
 
   let server: Server | undefined
   return {
-    config, app, clock, store, bus, accounts, services, fixtures, control, routes, stream,
+    config, app, clock, store, bus, accounts, services, fixtures, control, webhooks, routes, stream,
     listen() {
       server = createServer(app)
       server.on('upgrade', stream.handleUpgrade)
@@ -114,6 +126,7 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
     async close() {
       await stream.close()
       clock.close()
+      webhooks.close()
       if (server) {
         const closed = new Promise<void>((resolve) => server!.close(() => resolve()))
         server.closeAllConnections()
@@ -123,3 +136,14 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
     },
   }
 }
+
+/** `--webhook-url`: every account gets one endpoint for all events, signed with `--webhook-secret` or a secret derived from the seed. */
+function configuredEndpointHook(config: Config, clock: Clock): ((state: AccountState) => void) | undefined {
+  const url = config.webhookUrl
+  if (url === undefined) return undefined
+  const secret = configuredWebhookSecret(config)
+  return (state) => ensureConfiguredEndpoint(state, { url, secret, seed: config.seed, now: clock.nowIso() })
+}
+
+/** The signing secret of `--webhook-url` endpoints (printed in the banner). */
+export const configuredWebhookSecret = (config: Config): string => config.webhookSecret ?? defaultConfiguredSecret(config.seed)

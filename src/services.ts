@@ -3,6 +3,7 @@ import type { Config } from './config.js'
 import type { Publisher } from './events/publisher.js'
 import { createPaymentService } from './ledger/payments.js'
 import { createWalletService } from './ledger/wallets.js'
+import { createWebhookEndpointService } from './ledger/webhook-endpoints.js'
 import { createWhitelistService } from './ledger/whitelist.js'
 import type { Store } from './store/store.js'
 
@@ -12,6 +13,7 @@ export function createServices(deps: { config: Config; store: Store; clock: Cloc
     wallets: createWalletService(deps),
     payments: createPaymentService({ ...deps, whitelistEnforced: deps.config.whitelistEnforced }),
     whitelist: createWhitelistService(deps),
+    webhookEndpoints: createWebhookEndpointService(deps),
   }
 }
 

@@ -26,7 +26,14 @@ export interface Accounts {
  * from the sandbox seed and the key (or id) that created it, so a test suite that gives each file
  * its own key sees the same ids and addresses on every run, however the files interleave.
  */
-export function createAccounts(deps: { store: Store; clock: Clock; fixtures: Fixtures; seed: string }): Accounts {
+export function createAccounts(deps: {
+  store: Store
+  clock: Clock
+  fixtures: Fixtures
+  seed: string
+  /** Runs on every freshly seeded (or reset) account: `--webhook-url` adds its endpoint here. */
+  onSeeded?: (state: AccountState) => void
+}): Accounts {
   const { store, clock, fixtures, seed } = deps
   let createdByControl = 0
 
@@ -68,6 +75,7 @@ export function createAccounts(deps: { store: Store; clock: Clock; fixtures: Fix
         available: toBaseUnits(seedWallet.balance, decimals(seedWallet.network, seedWallet.currency)),
       })
     }
+    deps.onSeeded?.(state)
     return state
   }
 

@@ -1,0 +1,128 @@
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http'
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
+import { monotonicMs } from '../clock.js'
+
+/** What one webhook attempt came to. Never an exception: every failure is described here. */
+export interface AttemptOutcome {
+  /** The receiver's HTTP status, or null when no answer came (timeout, refused, …). */
+  status: number | null
+  /** Why the attempt failed, or null for a 2xx. */
+  error: string | null
+  /** The start of the receiver's answer body, at most EXCERPT_CHARS characters. */
+  excerpt: string | null
+  durationMs: number
+}
+
+export const EXCERPT_CHARS = 500
+/** Bytes read from a receiver's answer before the rest is dropped. */
+const MAX_READ_BYTES = 4 * EXCERPT_CHARS
+
+export interface WebhookTransport {
+  post(input: { url: string; headers: Record<string, string>; body: string; timeoutMs: number }): Promise<AttemptOutcome>
+  /** Drops kept-alive sockets and aborts attempts in flight. */
+  close(): void
+}
+
+/**
+ * POSTs webhooks with node:http(s). The timeout covers the whole exchange (connect, send, answer),
+ * so a receiver that accepts the connection and never answers still ends the attempt in time.
+ */
+export function createWebhookTransport(): WebhookTransport {
+  const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) }
+  const inFlight = new Set<() => void>()
+
+  function post(input: { url: string; headers: Record<string, string>; body: string; timeoutMs: number }): Promise<AttemptOutcome> {
+    const started = monotonicMs()
+    const elapsed = () => Math.round(monotonicMs() - started)
+    return new Promise<AttemptOutcome>((resolve) => {
+      let done = false
+      let abort: () => void = () => {}
+      const finish = (outcome: Omit<AttemptOutcome, 'durationMs'>) => {
+        if (done) return
+        done = true
+        clearTimeout(timer)
+        inFlight.delete(abort)
+        resolve({ ...outcome, durationMs: elapsed() })
+      }
+      const timer = setTimeout(() => {
+        finish({ status: null, error: `timed out after ${input.timeoutMs} ms without a complete answer`, excerpt: null })
+        abort()
+      }, input.timeoutMs)
+
+      let url: URL
+      try {
+        url = new URL(input.url)
+      } catch {
+        finish({ status: null, error: `'${input.url}' is not a valid URL`, excerpt: null })
+        return
+      }
+      const secure = url.protocol === 'https:'
+      const headers = { ...input.headers, 'content-length': String(Buffer.byteLength(input.body)) }
+      try {
+        const req = (secure ? httpsRequest : httpRequest)(url, { method: 'POST', headers, agent: secure ? agents.https : agents.http })
+        abort = () => req.destroy()
+        inFlight.add(abort)
+        req.on('response', (res) => {
+          readExcerpt(res).then((excerpt) => {
+            const status = res.statusCode ?? 0
+            const ok = status >= 200 && status < 300
+            finish({ status, error: ok ? null : describeStatus(status), excerpt })
+          })
+        })
+        req.on('error', (error) => finish({ status: null, error: describeNetworkError(error), excerpt: null }))
+        req.end(input.body)
+      } catch (error) {
+        finish({ status: null, error: describeNetworkError(error as Error), excerpt: null })
+      }
+    })
+  }
+
+  return {
+    post,
+    close() {
+      for (const abort of [...inFlight]) abort()
+      agents.http.destroy()
+      agents.https.destroy()
+    },
+  }
+}
+
+/** Reads up to MAX_READ_BYTES of the answer, then lets the rest go. Resolves even if the stream breaks. */
+function readExcerpt(res: IncomingMessage): Promise<string> {
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    const done = () => resolve(Buffer.concat(chunks).toString('utf8').slice(0, EXCERPT_CHARS))
+    res.on('data', (chunk: Buffer) => {
+      if (size >= MAX_READ_BYTES) return
+      chunks.push(chunk)
+      size += chunk.length
+      if (size >= MAX_READ_BYTES) {
+        res.destroy()
+        done()
+      }
+    })
+    res.on('end', done)
+    res.on('error', done)
+    res.on('close', done)
+  })
+}
+
+function describeStatus(status: number): string {
+  if (status === 410) return 'the receiver answered 410 Gone; the endpoint has been disabled'
+  return `the receiver answered ${status}; only 2xx counts as delivered`
+}
+
+function describeNetworkError(error: Error & { code?: string }): string {
+  switch (error.code) {
+    case 'ECONNREFUSED':
+      return 'connection refused (ECONNREFUSED): nothing is listening at that address'
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `the host name could not be resolved (${error.code})`
+    case 'ECONNRESET':
+      return 'the receiver closed the connection before answering (ECONNRESET)'
+    default:
+      return error.code ? `${error.message} (${error.code})` : error.message
+  }
+}

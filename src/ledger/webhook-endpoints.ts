@@ -1,0 +1,107 @@
+import type { Clock } from '../clock.js'
+import { notFound } from '../errors.js'
+import { EVENT_TYPES, type EventType } from '../events/bus.js'
+import { generateSecret } from '../events/signing.js'
+import { newId } from '../ids.js'
+import { createRng } from '../rng.js'
+import type { AccountState, WebhookEndpointRecord } from '../store/records.js'
+import type { Store } from '../store/store.js'
+
+export type WebhookEndpointService = ReturnType<typeof createWebhookEndpointService>
+
+export interface EndpointInput {
+  url: string
+  events?: string[]
+  description?: string | null
+}
+
+export interface EndpointUpdate extends Partial<EndpointInput> {
+  status?: 'enabled' | 'disabled'
+}
+
+/**
+ * Left out, or containing `"*"`: every event type, stored as the full list so that a GET shows
+ * exactly what the endpoint receives. Otherwise the given types, duplicates dropped.
+ */
+export function normalizeEvents(events: string[] | undefined): string[] {
+  if (events === undefined || events.includes('*')) return [...EVENT_TYPES]
+  return [...new Set(events)]
+}
+
+/** Whether an endpoint wants events of this type (`'*'` is honoured for hand-edited data files). */
+export const subscribes = (endpoint: WebhookEndpointRecord, type: EventType): boolean =>
+  endpoint.events.includes(type) || endpoint.events.includes('*')
+
+/** The account's webhook endpoints (CONTRACT.md section 9). Secrets come from the account's generator. */
+export function createWebhookEndpointService(deps: { store: Store; clock: Clock }) {
+  const { store, clock } = deps
+
+  function get(account: AccountState, id: string): WebhookEndpointRecord {
+    const endpoint = account.webhooks.get(id)
+    if (!endpoint) throw notFound('webhook endpoint', id)
+    return endpoint
+  }
+
+  return {
+    create(account: AccountState, input: EndpointInput): WebhookEndpointRecord {
+      return store.update(() => {
+        const endpoint: WebhookEndpointRecord = {
+          id: newId('whk', account.rng),
+          url: input.url,
+          events: normalizeEvents(input.events),
+          description: input.description ?? null,
+          status: 'enabled',
+          secret: generateSecret(account.rng),
+          created_at: clock.nowIso(),
+        }
+        account.webhooks.set(endpoint.id, endpoint)
+        return endpoint
+      })
+    },
+
+    /** Newest first. */
+    list(account: AccountState, offset: number, limit: number) {
+      const all = [...account.webhooks.values()].reverse()
+      return { items: all.slice(offset, offset + limit), total: all.length }
+    },
+
+    get,
+
+    /** Replaces the fields it is given; `status: 'enabled'` turns a disabled endpoint back on. */
+    update(account: AccountState, id: string, input: EndpointUpdate): WebhookEndpointRecord {
+      const endpoint = get(account, id)
+      return store.update(() => {
+        if (input.url !== undefined) endpoint.url = input.url
+        if (input.events !== undefined) endpoint.events = normalizeEvents(input.events)
+        if (input.description !== undefined) endpoint.description = input.description
+        if (input.status !== undefined) endpoint.status = input.status
+        return endpoint
+      })
+    },
+
+    remove(account: AccountState, id: string): WebhookEndpointRecord {
+      const endpoint = get(account, id)
+      store.update(() => account.webhooks.delete(id))
+      return endpoint
+    },
+  }
+}
+
+/**
+ * `--webhook-url`: gives the account one endpoint for every event, unless it has one with that URL
+ * already (accounts loaded from a data file). Its id comes from a generator of its own, so that the
+ * flag does not shift the ids the account hands out afterwards.
+ */
+export function ensureConfiguredEndpoint(account: AccountState, options: { url: string; secret: string; seed: string; now: string }): void {
+  for (const endpoint of account.webhooks.values()) if (endpoint.url === options.url) return
+  const id = newId('whk', createRng(options.seed, 'webhook-url-endpoint', account.account.id))
+  account.webhooks.set(id, {
+    id,
+    url: options.url,
+    events: [...EVENT_TYPES],
+    description: 'Added by --webhook-url',
+    status: 'enabled',
+    secret: options.secret,
+    created_at: options.now,
+  })
+}

@@ -1,0 +1,107 @@
+import { z } from 'zod'
+import { EVENT_TYPES } from '../events/bus.js'
+import { DescriptionSchema, PageQuery, TimestampSchema } from './common.js'
+import { whenPresent } from './messages.js'
+
+/** `/v1/webhooks` and the control API's delivery log (CONTRACT.md sections 9 and 13). */
+
+const URL_MESSAGE = 'url must be an absolute http:// or https:// URL such as "https://example.com/webhooks"'
+
+function isHttpUrl(value: string): boolean {
+  try {
+    const url = new URL(value)
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== ''
+  } catch {
+    return false
+  }
+}
+
+const UrlSchema = z
+  .string({ error: whenPresent(URL_MESSAGE) })
+  .max(2048, { error: 'url is at most 2048 characters' })
+  .refine(isHttpUrl, { error: URL_MESSAGE })
+  .meta({ example: 'https://example.com/webhooks' })
+
+const EVENT_CHOICES = new Set<string>(['*', ...EVENT_TYPES])
+
+/** A list of event types; `"*"` stands for all of them. Checked as a whole so that `param` is `events`. */
+const EventsSchema = z
+  .array(z.string({ error: 'events must be strings such as "payment.succeeded"' }), { error: whenPresent('events must be an array of event types such as ["payment.succeeded"]') })
+  .superRefine((events, ctx) => {
+    if (events.length === 0) {
+      ctx.addIssue({ code: 'custom', message: 'events must list at least one event type; leave it out to receive every event' })
+      return
+    }
+    const unknown = events.find((type) => !EVENT_CHOICES.has(type))
+    if (unknown !== undefined) {
+      ctx.addIssue({ code: 'custom', message: `'${unknown}' is not an event type; use any of ${EVENT_TYPES.join(', ')}, or "*" for all` })
+    }
+  })
+  .meta({ description: 'Event types to receive. Left out (or `["*"]`): every type, stored as the full list.', example: ['payment.succeeded', 'payment.failed'] })
+
+export const CreateWebhookEndpointSchema = z
+  .strictObject({
+    url: UrlSchema,
+    events: EventsSchema.optional(),
+    description: DescriptionSchema.nullable().optional(),
+  })
+  .meta({ id: 'CreateWebhookEndpointRequest' })
+
+export const UpdateWebhookEndpointSchema = z
+  .strictObject({
+    url: UrlSchema.optional(),
+    events: EventsSchema.optional(),
+    description: DescriptionSchema.nullable().optional(),
+    status: z.enum(['enabled', 'disabled'], { error: "status must be 'enabled' or 'disabled'" }).optional(),
+  })
+  .meta({ id: 'UpdateWebhookEndpointRequest' })
+
+export const ListWebhookEndpointsQuery = PageQuery.strict()
+
+export const WebhookEndpointSchema = z
+  .object({
+    id: z.string().meta({ example: 'whk_3kTq9vXbN2mR8sLp4YhW6cJd' }),
+    object: z.literal('webhook_endpoint'),
+    url: z.string(),
+    events: z.array(z.string()),
+    description: z.string().nullable(),
+    status: z.enum(['enabled', 'disabled']).meta({ description: 'A 410 answer from the receiver sets `disabled`; PUT `enabled` turns it back on.' }),
+    created_at: TimestampSchema,
+  })
+  .meta({ id: 'WebhookEndpoint' })
+
+export const CreatedWebhookEndpointSchema = WebhookEndpointSchema.extend({
+  secret: z.string().meta({ description: 'Signing secret, `whsec_` + base64 of 32 bytes. Shown in this answer only.' }),
+}).meta({ id: 'CreatedWebhookEndpoint' })
+
+export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed'] as const
+
+export const ListDeliveriesQuery = PageQuery.extend({
+  event_id: z.string().optional(),
+  endpoint_id: z.string().optional(),
+  account_id: z.string().optional(),
+  status: z.enum(DELIVERY_STATUSES, { error: `status must be one of ${DELIVERY_STATUSES.join(', ')}` }).optional(),
+}).strict()
+
+export const DeliveryAttemptSchema = z
+  .object({
+    at: TimestampSchema,
+    response_status: z.number().int().nullable(),
+    duration_ms: z.number().int(),
+    error: z.string().nullable(),
+    response_excerpt: z.string().nullable().meta({ description: 'The start of the answer body (at most 500 characters).' }),
+  })
+  .meta({ id: 'WebhookDeliveryAttempt' })
+
+export const DeliverySchema = z
+  .object({
+    id: z.string().meta({ example: 'dlv_3kTq9vXbN2mR8sLp4YhW6cJd' }),
+    event_id: z.string(),
+    event_type: z.enum(EVENT_TYPES),
+    endpoint_id: z.string(),
+    url: z.string(),
+    status: z.enum(DELIVERY_STATUSES),
+    attempts: z.array(DeliveryAttemptSchema),
+    next_attempt_at: TimestampSchema.nullable(),
+  })
+  .meta({ id: 'WebhookDelivery' })
