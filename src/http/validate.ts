@@ -6,6 +6,8 @@ const describe = (value: unknown) => (value === null ? 'null' : Array.isArray(va
 /** Messages for issues whose schema gave none of its own. */
 function messageFor(issue: z.core.$ZodRawIssue): string | undefined {
   const param = issue.path?.join('.') || 'body'
+  // An absent enum field (currency, network) fails as invalid_value rather than invalid_type.
+  if (issue.code === 'invalid_value' && issue.input === undefined) return `${param} is required`
   switch (issue.code) {
     case 'invalid_type':
       return issue.input === undefined ? `${param} is required` : `${param} must be ${issue.expected === 'object' ? 'an object' : `a ${issue.expected}`}; got ${describe(issue.input)}`
@@ -32,7 +34,7 @@ export function parseOrThrow<T extends z.ZodType>(schema: T, input: unknown, whe
     throw new ApiError('parameter_invalid', `Unknown ${where === 'query' ? 'query parameter' : 'parameter'} '${prefix}${key}'.`, { param: `${prefix}${key}` })
   }
   const param = issue.path.length > 0 ? issue.path.join('.') : undefined
-  const missing = issue.code === 'invalid_type' && issue.input === undefined && param !== undefined
+  const missing = (issue.code === 'invalid_type' || issue.code === 'invalid_value') && issue.input === undefined && param !== undefined
   // A bad record key (a metadata key over 40 characters) carries the key schema's message inside.
   const text = issue.code === 'invalid_key' ? (issue.issues[0]?.message ?? issue.message) : issue.message
   const message = text.endsWith('.') ? text : `${text}.`
