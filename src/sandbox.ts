@@ -11,6 +11,7 @@ import { createApp, type HttpServices } from './http/app.js'
 import type { AppDeps } from './http/context.js'
 import { createIdempotency } from './http/idempotency.js'
 import { createRateLimiter } from './http/rate-limit.js'
+import { createGlobalFaults } from './http/global-faults.js'
 import { paymentRoutes } from './http/routes/payments.js'
 import { walletRoutes } from './http/routes/wallets.js'
 import { whitelistRoutes } from './http/routes/whitelist.js'
@@ -101,6 +102,7 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
     },
     logError: (error) => logger.error('Internal error', error),
     onResponse: config.quiet ? undefined : options.requestLog,
+    beforeHandler: createGlobalFaults(config),
   }
   const prices = loadPriceModel(fixtures.dir, config.seed)
   const stream = createStreamServer({ config, clock, store, accounts, bus, model: prices, nextRequestId: () => `req_${http.requestIds.base62(24)}`, logger }, options.stream)
