@@ -48,8 +48,10 @@ export function openConnection(socket: WebSocket, identity: Authenticated | unde
       return undefined
     }
     const snapshot = ticker.subscribe(outbox, pairs)
-    outbox.send({ type: 'subscribed', channel: 'prices', pairs })
-    pairs.forEach((pair, index) => outbox.sendPrice(pair, snapshot[index]!))
+    outbox.batch(() => {
+      outbox.send({ type: 'subscribed', channel: 'prices', pairs })
+      pairs.forEach((pair, index) => outbox.sendPrice(pair, snapshot[index]!))
+    })
     return undefined
   }
 

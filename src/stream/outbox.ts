@@ -1,3 +1,4 @@
+import type { Socket } from 'node:net'
 import { WebSocket } from 'ws'
 
 /**
@@ -32,6 +33,8 @@ export interface OutboxStats {
 
 export interface Outbox {
   sendPrice(pair: string, frame: Buffer): void
+  /** Runs `send` with the socket corked, so that the frames it sends leave in one write. */
+  batch(send: () => void): void
   /** Forgets a held price frame (the client unsubscribed from the pair). */
   dropPrice(pair: string): void
   /** Wallet notifications and replies: never dropped, but bounded by `maxBufferedBytes`. */
@@ -75,6 +78,16 @@ export function createOutbox(socket: WebSocket, limits: OutboxLimits): Outbox {
         return
       }
       write(frame)
+    },
+    batch(send) {
+      // ws has no public cork; its socket is a net.Socket, whose cork() nests with ws's own.
+      const raw = (socket as unknown as { _socket?: Socket })._socket
+      raw?.cork()
+      try {
+        send()
+      } finally {
+        raw?.uncork()
+      }
     },
     dropPrice(pair) {
       held.delete(pair)

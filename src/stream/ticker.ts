@@ -1,4 +1,4 @@
-import type { Clock, TimerHandle } from '../clock.js'
+import { monotonicMs, type Clock, type TimerHandle } from '../clock.js'
 import { priceFrame } from './messages.js'
 import type { Outbox } from './outbox.js'
 import type { PriceModel } from './prices.js'
@@ -24,18 +24,32 @@ export interface PriceTicker {
   pairsOf(subscriber: Outbox): string[]
   /** Re-arms the tick if its timer was cancelled from outside (a reset that cancelled every timer). */
   repair(): void
-  stats(): { subscriptions: number; ticks: number; lastTickAt: string | null }
+  stats(): TickerStats
   close(): void
+}
+
+export interface TickerStats {
+  subscriptions: number
+  ticks: number
+  lastTickAt: string | null
+  /** Total ms spent computing and sending ticks (real time), for the benchmark. */
+  tickWorkMs: number
+  /** Total ms by which ticks started after their grid time (sandbox time). */
+  tickLateMs: number
 }
 
 export function createPriceTicker(deps: { clock: Clock; model: PriceModel; intervalMs: number }): PriceTicker {
   const { clock, model, intervalMs } = deps
-  const listeners = new Map<string, Set<Outbox>>(model.pairs.map((pair) => [pair, new Set()]))
+  const pairsBySubscriber = new Map<Outbox, Set<string>>()
+  /** How many subscribers each pair has: a tick computes only the pairs someone listens to. */
+  const listenerCount = new Map<string, number>(model.pairs.map((pair) => [pair, 0]))
   let subscriptions = 0
   let timer: TimerHandle | undefined
   let tickQueued = false
   let lastTickAt = Number.NEGATIVE_INFINITY
   let ticks = 0
+  let tickWorkMs = 0
+  let tickLateMs = 0
   let closed = false
 
   function arm(): void {
@@ -58,21 +72,29 @@ export function createPriceTicker(deps: { clock: Clock; model: PriceModel; inter
   function tick(): void {
     tickQueued = false
     if (closed) return
-    const at = Math.floor(clock.now() / intervalMs) * intervalMs
+    const now = clock.now()
+    const at = Math.floor(now / intervalMs) * intervalMs
     if (at > lastTickAt && subscriptions > 0) {
+      const started = monotonicMs()
       lastTickAt = at
       ticks++
       broadcast(at)
+      tickWorkMs += monotonicMs() - started
+      tickLateMs += now - at
     }
     arm()
   }
 
   function broadcast(at: number): void {
+    const frames = new Map<string, Buffer>()
     for (const pair of model.pairs) {
-      const subscribers = listeners.get(pair)!
-      if (subscribers.size === 0) continue
-      const frame = priceFrame(model.quote(pair, at))
-      for (const subscriber of subscribers) subscriber.sendPrice(pair, frame)
+      if (listenerCount.get(pair)! > 0) frames.set(pair, priceFrame(model.quote(pair, at)))
+    }
+    // One subscriber at a time, so that its frames of this tick leave in a single write.
+    for (const [subscriber, pairs] of pairsBySubscriber) {
+      subscriber.batch(() => {
+        for (const [pair, frame] of frames) if (pairs.has(pair)) subscriber.sendPrice(pair, frame)
+      })
     }
   }
 
@@ -86,10 +108,12 @@ export function createPriceTicker(deps: { clock: Clock; model: PriceModel; inter
     subscribe(subscriber, pairs) {
       const now = clock.now()
       const frames: Buffer[] = []
+      let subscribed = pairsBySubscriber.get(subscriber)
+      if (!subscribed) pairsBySubscriber.set(subscriber, (subscribed = new Set()))
       for (const pair of pairs) {
-        const subscribers = listeners.get(pair)!
-        if (!subscribers.has(subscriber)) {
-          subscribers.add(subscriber)
+        if (!subscribed.has(pair)) {
+          subscribed.add(pair)
+          listenerCount.set(pair, listenerCount.get(pair)! + 1)
           subscriptions++
         }
         frames.push(priceFrame(model.quote(pair, now)))
@@ -98,24 +122,29 @@ export function createPriceTicker(deps: { clock: Clock; model: PriceModel; inter
       return frames
     },
     unsubscribe(subscriber, pairs) {
+      const subscribed = pairsBySubscriber.get(subscriber)
       for (const pair of pairs) {
-        if (listeners.get(pair)!.delete(subscriber)) subscriptions--
         subscriber.dropPrice(pair)
+        if (!subscribed?.delete(pair)) continue
+        listenerCount.set(pair, listenerCount.get(pair)! - 1)
+        subscriptions--
       }
+      if (subscribed?.size === 0) pairsBySubscriber.delete(subscriber)
       cancelIfIdle()
     },
-    pairsOf: (subscriber) => model.pairs.filter((pair) => listeners.get(pair)!.has(subscriber)),
+    pairsOf: (subscriber) => model.pairs.filter((pair) => pairsBySubscriber.get(subscriber)?.has(pair)),
     repair() {
       // A timer more than one interval overdue did not run: someone cancelled it.
       if (timer && clock.now() > timer.dueAt + intervalMs) timer = undefined
       arm()
     },
-    stats: () => ({ subscriptions, ticks, lastTickAt: Number.isFinite(lastTickAt) ? new Date(lastTickAt).toISOString() : null }),
+    stats: () => ({ subscriptions, ticks, lastTickAt: Number.isFinite(lastTickAt) ? new Date(lastTickAt).toISOString() : null, tickWorkMs, tickLateMs }),
     close() {
       closed = true
       if (timer) clock.cancel(timer)
       timer = undefined
-      for (const subscribers of listeners.values()) subscribers.clear()
+      pairsBySubscriber.clear()
+      for (const pair of model.pairs) listenerCount.set(pair, 0)
       subscriptions = 0
     },
   }

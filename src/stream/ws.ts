@@ -12,7 +12,7 @@ import type { Store } from '../store/store.js'
 import { openConnection, type Connection } from './connection.js'
 import { DEFAULT_OUTBOX_LIMITS, type OutboxLimits, type OutboxStats } from './outbox.js'
 import type { PriceModel } from './prices.js'
-import { createPriceTicker } from './ticker.js'
+import { createPriceTicker, type TickerStats } from './ticker.js'
 import { authenticateUpgrade, BEARER_PROTOCOL_PREFIX, refuseUpgrade } from './upgrade.js'
 import { createWalletFeed } from './wallet-feed.js'
 
@@ -43,11 +43,9 @@ export interface StreamDeps {
   logger: Logger
 }
 
-export interface StreamStats {
+export interface StreamStats extends Omit<TickerStats, 'subscriptions'> {
   connections: number
   priceSubscriptions: number
-  ticks: number
-  lastTickAt: string | null
   clients: Array<OutboxStats & { account_id: string | null }>
 }
 
@@ -126,12 +124,11 @@ export function createStreamServer(deps: StreamDeps, overrides: Partial<StreamOp
     },
 
     stats() {
-      const { subscriptions, ticks, lastTickAt } = ticker.stats()
+      const { subscriptions, ...ticks } = ticker.stats()
       return {
         connections: connections.size,
         priceSubscriptions: subscriptions,
-        ticks,
-        lastTickAt,
+        ...ticks,
         clients: [...connections].map((connection) => ({ account_id: connection.accountId ?? null, ...connection.outbox.stats() })),
       }
     },
