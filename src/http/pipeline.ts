@@ -68,7 +68,7 @@ export function createRouteHandler(route: AnyRoute, deps: AppDeps, http: HttpSer
       const result = await route.handler(input, ctx)
       const rendered: Rendered = route.list
         ? renderList(result as ListResult<unknown>, input.query as { limit: number; offset: number }, requestId)
-        : renderResource(route.status, result, requestId, envelope)
+        : renderResource(route.status, result, requestId, route.raw ? 'bare' : envelope)
       if (idempotent) http.idempotency.complete(ctx.account, idempotent, rendered.status, rendered.text)
       send(res, rendered)
     } catch (error) {

@@ -28,6 +28,8 @@ export interface RouteDef<P extends Schema = Schema, Q extends Schema = Schema, 
   status: 200 | 201
   response: Schema
   list?: boolean
+  /** Send what the handler returns as the whole body, without the envelope (the OpenAPI document). */
+  raw?: boolean
   /** Errors the handler itself can answer, for the OpenAPI document. */
   errors?: ErrorCode[]
   handler: (input: { params: z.output<P>; query: z.output<Q>; body: z.output<B> }, ctx: RequestContext) => unknown

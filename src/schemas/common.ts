@@ -2,6 +2,7 @@ import { whenPresent } from './messages.js'
 import { z } from 'zod'
 import { CURRENCIES, NETWORKS } from '../chain/networks.js'
 import { AMOUNT_PATTERN } from '../money.js'
+import { ERRORS, type ErrorCode } from '../errors.js'
 
 /** Building blocks shared by the resource schemas. Messages say what is wrong and how to fix it. */
 
@@ -54,8 +55,8 @@ const integerParam = (name: string, min: number, max: number) =>
 
 /** `limit` (1–100, default 20) and `offset` (≥ 0): out of range is 400, never clamped. */
 export const PageQuery = z.object({
-  limit: integerParam('limit', 1, 100).optional().default(20),
-  offset: integerParam('offset', 0, Number.MAX_SAFE_INTEGER).optional().default(0),
+  limit: integerParam('limit', 1, 100).optional().default(20).meta({ description: 'Page size, 1 to 100 (default 20).' }),
+  offset: integerParam('offset', 0, Number.MAX_SAFE_INTEGER).optional().default(0).meta({ description: 'Items to skip (default 0).' }),
 })
 
 export const PaginationSchema = z
@@ -65,8 +66,8 @@ export const PaginationSchema = z
 export const ErrorBodySchema = z
   .object({
     error: z.object({
-      type: z.string(),
-      code: z.string(),
+      type: z.enum([...new Set(Object.values(ERRORS).map((entry) => entry.type))]),
+      code: z.enum(Object.keys(ERRORS) as [ErrorCode, ...ErrorCode[]]),
       message: z.string(),
       param: z.string().optional(),
     }),
