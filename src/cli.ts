@@ -2,6 +2,7 @@ import { Command, Option } from 'commander'
 import { ConfigError, ConfigSchema, envName, flagName, loadConfig, type Config, type ConfigKey } from './config.js'
 import { FixturesError } from './fixtures.js'
 import { describeFixtures } from './cli-fixtures.js'
+import { describeApi } from './cli-openapi.js'
 import { createRequestLog, resolveLogFormat } from './http/request-log.js'
 import { createLogger } from './logger.js'
 import { configuredWebhookSecret, createSandbox, type Sandbox } from './sandbox.js'
@@ -57,6 +58,12 @@ export function buildProgram(run: (config: Config) => Promise<void>): Command {
     .action(async (apiKeys: string[], _options: unknown, command: Command) => {
       const config = loadConfig({ flags: command.optsWithGlobals(), env: process.env })
       process.stdout.write(`${JSON.stringify(await describeFixtures(config, apiKeys), null, 2)}\n`)
+    })
+  program
+    .command('openapi')
+    .description('print the OpenAPI 3.1 document of the API as JSON (the one GET /v1/openapi.json serves)')
+    .action(async () => {
+      process.stdout.write(`${JSON.stringify(await describeApi(), null, 2)}\n`)
     })
   return program
 }
