@@ -2,6 +2,7 @@ import supertest from 'supertest'
 import { loadConfig, type ConfigInput } from '../../src/config.js'
 import { createSandbox, type Sandbox } from '../../src/sandbox.js'
 import { silentLogger } from '../../src/logger.js'
+import { ResponseRecorder } from './conformance.js'
 
 export const DEFAULT_KEY = 'sk_test_sandbox_default_key'
 
@@ -24,14 +25,19 @@ export async function startTestSandbox(overrides: Partial<ConfigInput> = {}): Pr
   const config = loadConfig({
     flags: { port: 0, clock: 'manual', settle: 'manual', rateLimit: 0, quiet: true, seed: 'test', ...overrides } as never,
   })
-  const sandbox = await createSandbox(config, { logger: silentLogger })
+  // Every /v1 answer the test receives is checked against the OpenAPI document when the sandbox closes.
+  const recorder = new ResponseRecorder(config.envelope)
+  const sandbox = await createSandbox(config, { logger: silentLogger, beforeRoutes: (app) => app.use(recorder.middleware) })
   const { url } = await sandbox.listen()
   return {
     sandbox,
     url,
     api: supertest(url),
     auth: (key = DEFAULT_KEY) => ({ Authorization: `Bearer ${key}` }),
-    close: () => sandbox.close(),
+    async close() {
+      await sandbox.close()
+      recorder.assertConforms(sandbox.routes)
+    },
   }
 }
 

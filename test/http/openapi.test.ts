@@ -1,0 +1,222 @@
+import { validate, compileErrors } from '@readme/openapi-parser'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describeApi } from '../../src/cli-openapi.js'
+import { buildOpenApiDocument, type OpenApiDocument } from '../../src/openapi.js'
+import { VERSION } from '../../src/version.js'
+import { checkerFor, ConformanceChecker } from '../helpers/conformance.js'
+import { startTestSandbox, type TestSandbox } from '../helpers/start-test-sandbox.js'
+
+let sb: TestSandbox
+let doc: OpenApiDocument
+beforeAll(async () => {
+  sb = await startTestSandbox()
+  doc = (await sb.api.get('/v1/openapi.json').expect(200)).body
+})
+afterAll(() => sb.close())
+
+type Operation = OpenApiDocument['paths'][string][string]
+const operations = () => Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op: op as Operation })))
+
+describe('GET /v1/openapi.json', () => {
+  it('serves the document itself, not enveloped, without an API key', async () => {
+    const res = await sb.api.get('/v1/openapi.json').expect(200).expect('Content-Type', /application\/json/)
+    expect(res.body.openapi).toBe('3.1.0')
+    expect(res.body.data).toBeUndefined()
+    expect(res.headers['x-request-id']).toMatch(/^req_/)
+  })
+
+  it('is the document wallet-sandbox builds from its routes, with the package version and the default server', () => {
+    expect(doc).toEqual(JSON.parse(JSON.stringify(buildOpenApiDocument(sb.sandbox.routes, { version: VERSION }))))
+    expect(doc.info.version).toBe(VERSION)
+    expect(doc.servers).toEqual([expect.objectContaining({ url: 'http://127.0.0.1:4400' })])
+  })
+
+  it('is what `wallet-sandbox openapi` prints', async () => {
+    expect(JSON.parse(JSON.stringify(await describeApi()))).toEqual(doc)
+  })
+
+  it('is valid OpenAPI 3.1 for @readme/openapi-parser', async () => {
+    const result = await validate(structuredClone(doc) as never)
+    expect(result.valid, result.valid ? '' : compileErrors(result)).toBe(true)
+    expect(result.specification).toBe('OpenAPI')
+  })
+})
+
+describe('the document describes every route object', () => {
+  it('lists every route of the sandbox under its path, method and operationId', () => {
+    for (const route of sb.sandbox.routes) {
+      expect(doc.paths[route.path]?.[route.method]?.operationId, `${route.method} ${route.path}`).toBe(route.operationId)
+    }
+    expect(operations()).toHaveLength(sb.sandbox.routes.length)
+  })
+
+  it('tags /_sandbox routes "Sandbox control" and lists every tag it uses', () => {
+    const tagNames = doc.tags.map((tag) => tag.name)
+    for (const { path, op } of operations()) {
+      const [tag] = op.tags as string[]
+      expect(tagNames).toContain(tag)
+      if (path.startsWith('/_sandbox')) expect(tag).toBe('Sandbox control')
+    }
+  })
+
+  it('resolves every $ref inside the document', () => {
+    const refs = new Set<string>()
+    const walk = (node: unknown): void => {
+      if (Array.isArray(node)) node.forEach(walk)
+      else if (node && typeof node === 'object') {
+        for (const [key, value] of Object.entries(node)) key === '$ref' ? refs.add(value as string) : walk(value)
+      }
+    }
+    walk(doc)
+    expect(refs.size).toBeGreaterThan(5)
+    for (const ref of refs) {
+      expect(ref, ref).toMatch(/^#\//)
+      const target = ref.slice(2).split('/').reduce<unknown>((node, part) => (node as Record<string, unknown>)?.[part.replace(/~1/g, '/').replace(/~0/g, '~')], doc)
+      expect(target, `${ref} resolves`).toBeDefined()
+    }
+  })
+
+  it('has the shared components: Error, Pagination and the named resource schemas', () => {
+    expect(Object.keys(doc.components.schemas!)).toEqual(expect.arrayContaining(['Error', 'Pagination', 'Wallet', 'Payment', 'Balance', 'CreatePaymentRequest', 'Metadata']))
+  })
+
+  it('puts path parameters and query parameters in as clients send them', () => {
+    const getWallet = doc.paths['/v1/wallets/{id}']!.get!
+    expect(getWallet.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }])
+    const listWallets = doc.paths['/v1/wallets']!.get!.parameters as Array<{ name: string; required: boolean; schema: Record<string, unknown> }>
+    const limit = listWallets.find((parameter) => parameter.name === 'limit')!
+    // limit is a whole-number string in the query; the transform to a number is not what clients send.
+    expect(limit).toMatchObject({ in: 'query', required: false, schema: { type: 'string', pattern: '^\\d+$' } })
+    expect(listWallets.map((parameter) => parameter.name)).toEqual(expect.arrayContaining(['offset', 'network', 'currency', 'type', 'status']))
+  })
+
+  it('describes request bodies as JSON with their zod input schema', () => {
+    const body = doc.paths['/v1/payments']!.post!.requestBody as { required: boolean; content: Record<string, { schema: unknown }> }
+    expect(body.required).toBe(true)
+    expect(body.content['application/json']!.schema).toEqual({ $ref: '#/components/schemas/CreatePaymentRequest' })
+    const update = doc.paths['/v1/wallets/{id}']!.put!.requestBody as { required: boolean }
+    expect(update.required).toBe(false) // PUT with an empty body changes nothing and is accepted
+  })
+
+  it('wraps single resources in {data, request_id} and lists in {data, pagination, request_id}', () => {
+    const single = doc.paths['/v1/wallets/{id}']!.get!.responses['200']!.content!['application/json']!.schema
+    expect(single).toMatchObject({ properties: { data: { $ref: '#/components/schemas/Wallet' } }, required: ['data', 'request_id'] })
+    const list = doc.paths['/v1/wallets']!.get!.responses['200']!.content!['application/json']!.schema
+    expect(list).toMatchObject({ properties: { data: { type: 'array', items: { $ref: '#/components/schemas/Wallet' } }, pagination: { $ref: '#/components/schemas/Pagination' } } })
+    expect(doc.paths['/v1/payments']!.post!.responses['201']).toBeDefined()
+  })
+
+  it.each([
+    ['post', '/v1/payments', { 400: ['parameter_invalid', 'parameter_missing', 'invalid_json'], 401: ['api_key_missing', 'api_key_invalid', 'live_key_in_sandbox'], 403: ['insufficient_permissions', 'ip_not_allowed'], 404: ['resource_missing', 'route_not_found'], 405: ['method_not_allowed'], 409: ['idempotency_key_in_use'], 413: ['body_too_large'], 415: ['unsupported_media_type'], 422: ['insufficient_funds', 'wallet_inactive', 'recipient_not_whitelisted', 'idempotency_key_reused'], 429: ['rate_limit_exceeded'], 500: ['internal_error'] }],
+    ['get', '/v1/wallets/{id}', { 400: ['parameter_invalid'], 401: ['api_key_missing'], 403: ['insufficient_permissions'], 404: ['resource_missing'], 429: ['rate_limit_exceeded'], 500: ['internal_error'] }],
+    ['get', '/v1/openapi.json', { 400: ['parameter_invalid'], 500: ['internal_error'] }],
+  ] as const)('documents the errors %s %s can answer, by status, each as the shared Error', (method, path, expected) => {
+    const responses = doc.paths[path]![method]!.responses
+    for (const [status, codes] of Object.entries(expected)) {
+      const response = responses[status]!
+      expect(response, `${status}`).toBeDefined()
+      expect(response['x-error-codes']).toEqual(expect.arrayContaining([...codes]))
+      expect(response.content!['application/json']!.schema).toEqual({ $ref: '#/components/schemas/Error' })
+    }
+  })
+
+  it('keeps errors out where they cannot happen: no body errors on a GET, no auth errors on a public route', () => {
+    const getWallet = doc.paths['/v1/wallets/{id}']!.get!.responses
+    expect(getWallet['413']).toBeUndefined()
+    expect(getWallet['415']).toBeUndefined()
+    const openapi = doc.paths['/v1/openapi.json']!.get!.responses
+    expect(openapi['401']).toBeUndefined()
+    expect(openapi['429']).toBeUndefined()
+  })
+
+  it('sends Retry-After with 429, Allow with 405 and X-Request-Id with every response', () => {
+    for (const { op } of operations()) {
+      for (const [status, response] of Object.entries(op.responses)) {
+        expect(response.headers, `${op.operationId} ${status}`).toHaveProperty('X-Request-Id')
+        if (status === '429') expect(response.headers).toHaveProperty('Retry-After')
+        if (status === '405') expect(response.headers).toHaveProperty('Allow')
+      }
+    }
+  })
+
+  it('takes Idempotency-Key on every POST under /v1', () => {
+    for (const { path, method, op } of operations()) {
+      const takesKey = (op.parameters as Array<{ $ref?: string }> | undefined)?.some((parameter) => parameter.$ref === '#/components/parameters/IdempotencyKey') ?? false
+      expect(takesKey, `${method} ${path}`).toBe(method === 'post' && path.startsWith('/v1/'))
+    }
+  })
+
+  it('asks for a bearer API key everywhere except on public routes; control routes take the optional control token', () => {
+    expect(doc.security).toEqual([{ apiKey: [] }])
+    expect(doc.components.securitySchemes).toMatchObject({ apiKey: { type: 'http', scheme: 'bearer' }, controlToken: { type: 'http', scheme: 'bearer' } })
+    for (const route of sb.sandbox.routes) {
+      const { security } = doc.paths[route.path]![route.method]! as { security?: unknown }
+      if (route.auth === 'none') expect(security, route.operationId).toEqual([])
+      else if (route.auth === 'control') expect(security, route.operationId).toEqual([{}, { controlToken: [] }])
+      else expect(security, route.operationId).toBeUndefined()
+    }
+  })
+})
+
+describe('the conformance checker', () => {
+  const checker = () => checkerFor(sb.sandbox.routes)
+
+  it('accepts real answers of the sandbox', async () => {
+    const res = await sb.api.get('/v1/wallets?limit=2').set(sb.auth()).expect(200)
+    expect(checker().problems({ method: 'GET', path: '/v1/wallets?limit=2', status: 200, body: res.text, requestId: res.headers['x-request-id'] })).toEqual([])
+    const missing = await sb.api.get('/v1/wallets/wal_nope').set(sb.auth()).expect(404)
+    expect(checker().problems({ method: 'GET', path: '/v1/wallets/wal_nope', status: 404, body: missing.body, requestId: missing.headers['x-request-id'] })).toEqual([])
+  })
+
+  it.each([
+    ['a field of the wrong type', 200, { data: [{ id: 42 }], pagination: { limit: 20, offset: 0, total: 1, has_more: false }, request_id: 'req_x' }, /listWallets: \/data\/0\/id must be string/],
+    ['an undocumented extra field', 200, { data: [], pagination: { limit: 20, offset: 0, total: 0, has_more: false }, request_id: 'req_x', extra: 1 }, /must NOT have additional properties 'extra'/],
+    ['a missing envelope', 200, [], /must be object/],
+    ['an undocumented status', 418, { error: { type: 'x', code: 'x', message: 'x' }, request_id: 'req_x' }, /status 418 is not documented for listWallets/],
+    ['an error code the status does not list', 404, { error: { type: 'invalid_request_error', code: 'wallet_not_empty', message: 'x' }, request_id: 'req_x' }, /error code 'wallet_not_empty' is not documented/],
+    ['an error without its message', 400, { error: { type: 'invalid_request_error', code: 'parameter_invalid' }, request_id: 'req_x' }, /must have required property 'message'/],
+    ['text that is not JSON', 200, '<html>', /not JSON/],
+  ])('refuses %s', (_name, status, body, problem) => {
+    const problems = checker().problems({ method: 'GET', path: '/v1/wallets', status, body })
+    expect(problems.join('\n')).toMatch(problem)
+  })
+
+  it('wants X-Request-Id and the same request_id in the body', () => {
+    const body = { data: [], pagination: { limit: 20, offset: 0, total: 0, has_more: false }, request_id: 'req_a' }
+    expect(checker().problems({ method: 'GET', path: '/v1/wallets', status: 200, body, requestId: 'req_b' }).join()).toMatch(/differs from X-Request-Id/)
+    expect(checker().problems({ method: 'GET', path: '/v1/wallets', status: 200, body, requestId: undefined }).join()).toMatch(/X-Request-Id is missing/)
+  })
+
+  it('expects only 404 route_not_found for unknown paths and 405 for unknown methods of known paths', () => {
+    const error = (code: string) => ({ error: { type: 'invalid_request_error', code, message: 'x' }, request_id: 'req_x' })
+    expect(checker().problems({ method: 'GET', path: '/v1/nope', status: 404, body: error('route_not_found') })).toEqual([])
+    expect(checker().problems({ method: 'PATCH', path: '/v1/wallets/wal_1', status: 405, body: error('method_not_allowed') })).toEqual([])
+    expect(checker().problems({ method: 'GET', path: '/v1/nope', status: 200, body: {} }).join()).toMatch(/only 404 route_not_found/)
+  })
+
+  it('checks --envelope bare answers against the wrapped schema of their operation', () => {
+    const wallet = { id: 42 }
+    expect(checker().problems({ method: 'GET', path: '/v1/wallets/wal_1', status: 200, body: wallet, requestId: 'req_x', envelope: 'bare' }).join()).toMatch(/data\/id must be string/)
+  })
+
+  it('covers /v1 answers only, and not the stream or the document', () => {
+    expect(ConformanceChecker.covers('GET', '/v1/wallets?limit=1')).toBe(true)
+    expect(ConformanceChecker.covers('GET', '/v1/stream')).toBe(false)
+    expect(ConformanceChecker.covers('GET', '/v1/openapi.json')).toBe(false)
+    expect(ConformanceChecker.covers('GET', '/_sandbox/health')).toBe(false)
+  })
+
+  it('makes a test sandbox fail on close when it sent a non-conforming /v1 answer', async () => {
+    const other = await startTestSandbox()
+    // A route whose handler breaks its own response schema, spliced in for this test only.
+    const route = other.sandbox.routes.find((candidate) => candidate.operationId === 'getWallet')!
+    const original = route.handler
+    route.handler = () => ({ id: 42 })
+    try {
+      await other.api.get('/v1/wallets/wal_x').set(other.auth()).expect(200)
+    } finally {
+      route.handler = original
+    }
+    await expect(other.close()).rejects.toThrow(/GET \/v1\/wallets\/wal_x → 200: getWallet: .*\/data\/id must be string/)
+  })
+})
