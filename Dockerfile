@@ -31,4 +31,5 @@ HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
 # node runs as PID 1: the CLI handles SIGTERM and SIGINT itself (close, flush, exit 0), and the
 # sandbox starts no child processes, so no init process is needed (`docker run --init` works too).
 STOPSIGNAL SIGTERM
-CMD ["node", "bin/wallet-sandbox.js"]
+# Arguments after the image name are flags: docker run wallet-sandbox --settle manual (or: fixtures).
+ENTRYPOINT ["node", "bin/wallet-sandbox.js"]

@@ -119,7 +119,7 @@ describe('the packed package', () => {
     try {
       const health = await fetch(`${url}/_sandbox/health`)
       expect(health.status).toBe(200)
-      expect((await health.json()).data).toMatchObject({ status: 'ok', version: pkg.version })
+      expect(((await health.json()) as { data: unknown }).data).toMatchObject({ status: 'ok', version: pkg.version })
       const wallets = await fetch(`${url}/v1/wallets`, { headers: { authorization: 'Bearer sk_test_sandbox_default_key' } })
       expect(wallets.status).toBe(200)
     } finally {

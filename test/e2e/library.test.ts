@@ -1,0 +1,35 @@
+import { execFile } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { promisify } from 'node:util'
+import { describe, expect, it } from 'vitest'
+
+/**
+ * The README's vitest example (a globalSetup that calls startSandbox, and a test file that injects
+ * its URL) lives in test/e2e/fixtures/library-example/ and runs here in a vitest of its own, exactly
+ * as a user's project would run it.
+ */
+
+const run = promisify(execFile)
+const ROOT = resolve(import.meta.dirname, '../..')
+const EXAMPLE = join(ROOT, 'test/e2e/fixtures/library-example')
+const EXAMPLE_FILES = ['global-setup.ts', 'payments.example.ts']
+
+describe('the README library example', () => {
+  it.each(EXAMPLE_FILES)('is shown in the README exactly as %s runs it', (file) => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+    const code = readFileSync(join(EXAMPLE, file), 'utf8')
+    expect(readme).toContain('```ts\n' + code + '```')
+  })
+
+  it('passes: the global setup starts a sandbox, the tests reach it and move its clock, the teardown stops it', async () => {
+    // A clean environment: the outer vitest's worker variables must not leak into the inner one.
+    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST')))
+    const result = await run(process.execPath, [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', join(EXAMPLE, 'vitest.config.ts'), '--reporter=verbose', '--color=false'], {
+      cwd: ROOT,
+      env: { ...env, NO_COLOR: '1' },
+    }).catch((error) => ({ stdout: String(error.stdout), stderr: String(error.stderr), failed: true }))
+    expect(result, `${result.stdout}\n${result.stderr}`).not.toHaveProperty('failed')
+    expect(result.stdout).toMatch(/Tests\s+2 passed \(2\)/)
+  }, 60_000)
+})
