@@ -116,13 +116,21 @@ describe('stream: connecting', () => {
 
   it('answers a restricted key without wallets:read with insufficient_permissions on the wallets channel', async () => {
     const sb = await sandbox()
-    const created = await sb.api.post('/_sandbox/keys').send({ account_id: 'acct_sandboxDefaultAccount000', type: 'restricted', scopes: ['payments:read'] })
-    const key = created.status === 201 || created.status === 200 ? created.body.data.key : undefined
-    if (!key) return // the control API for keys is not there yet
+    const created = await sb.api.post('/_sandbox/keys').send({ account_id: 'acct_sandboxDefaultAccount000', type: 'restricted', scopes: ['payments:read'] }).expect(201)
+    const key = created.body.data.key
     const c = await client(streamUrl(sb.url), bearer(key))
     c.send({ action: 'subscribe', channel: 'wallets' })
     expect(await c.next()).toMatchObject({ type: 'error', code: 'insufficient_permissions' })
     await subscribePrices(c, ['ETH/USD'])
+  })
+
+  it('refuses a key whose allowed_ips exclude the caller with 403 ip_not_allowed', async () => {
+    const sb = await sandbox()
+    const created = await sb.api.post('/_sandbox/keys').send({ account_id: 'acct_sandboxDefaultAccount000', type: 'secret', allowed_ips: ['10.1.2.3'] }).expect(201)
+    const refused = await refusedUpgrade(streamUrl(sb.url), bearer(created.body.data.key))
+    expect(refused.status).toBe(403)
+    expect(refused.body.error).toMatchObject({ type: 'permission_error', code: 'ip_not_allowed' })
+    await client(streamUrl(sb.url), bearer('rk_test_sandbox_payments_loopback'))
   })
 
   it('lets a read-only restricted key subscribe to wallets', async () => {
