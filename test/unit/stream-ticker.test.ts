@@ -1,0 +1,114 @@
+import { join } from 'node:path'
+import { describe, expect, it } from 'vitest'
+import { createClock } from '../../src/clock.js'
+import type { Outbox } from '../../src/stream/outbox.js'
+import { loadPriceModel, type PriceModel } from '../../src/stream/prices.js'
+import { createPriceTicker } from '../../src/stream/ticker.js'
+
+const START = Date.parse('2026-01-01T00:00:00.000Z')
+const model = loadPriceModel(join(import.meta.dirname, '../../fixtures'), 'ticker-test')
+const settle = () => new Promise<void>((resolve) => setImmediate(resolve))
+
+/** Counts the quotes the ticker asks the model for. */
+function countingModel(inner: PriceModel) {
+  const counter = { quotes: 0 }
+  const wrapped: PriceModel = { ...inner, quote: (pair, at) => (counter.quotes++, inner.quote(pair, at)) }
+  return { model: wrapped, counter }
+}
+
+function recordingOutbox() {
+  const frames: Array<{ pair: string; frame: Buffer }> = []
+  const outbox: Outbox = {
+    sendPrice: (pair, frame) => frames.push({ pair, frame }),
+    batch: (send) => send(),
+    dropPrice: () => {},
+    send: () => {},
+    stats: () => ({ bufferedBytes: 0, heldPrices: 0, droppedPrices: 0, congested: false }),
+  }
+  return { outbox, frames, timestamps: () => frames.map((f) => JSON.parse(f.frame.toString()).timestamp as string) }
+}
+
+function setup(intervalMs = 1000) {
+  const clock = createClock({ mode: 'manual', start: START })
+  const { model: counted, counter } = countingModel(model)
+  const ticker = createPriceTicker({ clock, model: counted, intervalMs })
+  const advance = async (ms: number) => {
+    await clock.advance(ms)
+    await settle()
+  }
+  return { clock, ticker, counter, advance }
+}
+
+describe('price ticker', () => {
+  it('computes a single tick when the clock jumps a year', async () => {
+    const { ticker, counter, advance } = setup()
+    const a = recordingOutbox()
+    ticker.subscribe(a.outbox, ['ETH/USD', 'SOL/USD'])
+    counter.quotes = 0
+    const started = performance.now()
+    await advance(365 * 24 * 3_600_000)
+    expect(performance.now() - started).toBeLessThan(1000)
+    expect(counter.quotes).toBe(2)
+    expect(ticker.stats().ticks).toBe(1)
+    expect(a.timestamps()).toEqual(Array(2).fill(new Date(START + 365 * 24 * 3_600_000).toISOString()))
+  })
+
+  it('shares one serialized frame per pair among all subscribers', async () => {
+    const { ticker, advance } = setup()
+    const a = recordingOutbox()
+    const b = recordingOutbox()
+    ticker.subscribe(a.outbox, ['ETH/USD'])
+    ticker.subscribe(b.outbox, ['ETH/USD', 'SOL/USD'])
+    await advance(1000)
+    const fromA = a.frames.at(-1)!
+    const fromB = b.frames.find((f) => f.pair === 'ETH/USD')!
+    expect(b.frames).toHaveLength(2)
+    expect(fromA.frame).toBe(fromB.frame)
+  })
+
+  it('sends each subscriber its pairs in fixture order', async () => {
+    const { ticker, advance } = setup()
+    const a = recordingOutbox()
+    ticker.subscribe(a.outbox, ['ETH/SOL', 'USDC/USD', 'ETH/USD'])
+    a.frames.length = 0
+    await advance(1000)
+    expect(a.frames.map((f) => f.pair)).toEqual(['ETH/USD', 'USDC/USD', 'ETH/SOL'])
+  })
+
+  it('keeps ticks on the epoch-aligned grid whatever the clock steps are', async () => {
+    const { ticker, advance } = setup(1000)
+    const a = recordingOutbox()
+    await advance(300)
+    ticker.subscribe(a.outbox, ['ETH/USD'])
+    a.frames.length = 0
+    // 700, 1100 (tick 1000), 1500, 3000 (tick 3000: the latest grid time, 2000 is skipped).
+    for (const step of [400, 400, 400, 1500]) await advance(step)
+    expect(a.timestamps()).toEqual([1000, 3000].map((ms) => new Date(START + ms).toISOString()))
+  })
+
+  it('re-arms after every timer was cancelled from outside, without doubling ticks', async () => {
+    const { clock, ticker, advance } = setup()
+    const a = recordingOutbox()
+    ticker.subscribe(a.outbox, ['ETH/USD'])
+    clock.cancelTagged()
+    await advance(5000)
+    expect(ticker.stats().ticks).toBe(0)
+    ticker.repair()
+    a.frames.length = 0
+    for (let i = 0; i < 3; i++) await advance(1000)
+    expect(a.timestamps()).toEqual([6000, 7000, 8000].map((ms) => new Date(START + ms).toISOString()))
+    expect(clock.pendingTimers()).toBe(1)
+  })
+
+  it('drops its timer when the last pair is unsubscribed', async () => {
+    const { clock, ticker } = setup()
+    const a = recordingOutbox()
+    ticker.subscribe(a.outbox, ['ETH/USD', 'SOL/USD'])
+    expect(clock.pendingTimers()).toBe(1)
+    ticker.unsubscribe(a.outbox, ['ETH/USD'])
+    expect(clock.pendingTimers()).toBe(1)
+    ticker.unsubscribe(a.outbox, ['SOL/USD'])
+    expect(clock.pendingTimers()).toBe(0)
+    expect(ticker.pairsOf(a.outbox)).toEqual([])
+  })
+})
