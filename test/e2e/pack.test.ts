@@ -76,8 +76,7 @@ async function startBin(args: string[]): Promise<{ child: ChildProcessWithoutNul
   const url = await new Promise<string>((resolveUrl, reject) => {
     createInterface({ input: child.stdout }).on('line', (line) => {
       lines.push(line)
-      const banner = JSON.parse(line)
-      if (banner.url) resolveUrl(banner.url)
+      if (line.startsWith('{') && JSON.parse(line).url) resolveUrl(JSON.parse(line).url)
     })
     child.once('exit', (code) => reject(new Error(`wallet-sandbox exited with ${code} before serving: ${stderr}`)))
   })
@@ -129,6 +128,7 @@ describe('the packed package', () => {
       expect(await exited).toEqual({ code: 0, signal: null })
       expect(performance.now() - started).toBeLessThan(1000)
     }
+    expect(lines.every((line) => line.startsWith('{'))).toBe(true)
     const requests = lines.map((line) => JSON.parse(line)).filter((entry) => entry.message === 'request')
     expect(requests.map((entry) => [entry.method, entry.path, entry.status])).toEqual([['GET', '/_sandbox/health', 200], ['GET', '/v1/wallets', 200]])
     expect(requests[1]).toMatchObject({ key_suffix: '_key', request_id: expect.stringMatching(/^req_/), duration_ms: expect.any(Number) })
