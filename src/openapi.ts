@@ -29,8 +29,8 @@ export type OpenApiDocument = {
   components: Record<string, Record<string, unknown>>
 }
 
-type Operation = Record<string, unknown> & { operationId: string; responses: Record<string, ResponseObject> }
-type ResponseObject = { description: string; headers?: Record<string, unknown>; content?: Record<string, { schema: JsonSchema }>; 'x-error-codes'?: string[] }
+export type Operation = Record<string, unknown> & { operationId: string; responses: Record<string, ResponseObject | { $ref: string }> }
+export type ResponseObject = { description: string; headers?: Record<string, unknown>; content?: Record<string, { schema: JsonSchema }>; 'x-error-codes'?: string[] }
 
 const TAG_DESCRIPTIONS: Record<string, string> = {
   [CONTROL_TAG]: 'The sandbox-only control API under /_sandbox. No API key; with --control-token it needs Authorization: Bearer <token>. Answers always use the {data, request_id} envelope.',
@@ -42,13 +42,14 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], options: OpenA
   const errorSchema = components.render(ErrorBodySchema, 'output')
   const paginationSchema = components.render(PaginationSchema, 'output')
 
+  const responses = new SharedResponses()
   const paths: OpenApiDocument['paths'] = {}
   const tags: string[] = []
   for (const route of routes) {
     const tag = route.path.startsWith('/_sandbox') ? CONTROL_TAG : route.tag
     if (!tags.includes(tag)) tags.push(tag)
     const operations = (paths[route.path] ??= {})
-    operations[route.method] = buildOperation(route, tag, { components, errorSchema, paginationSchema })
+    operations[route.method] = buildOperation(route, tag, { components, responses, errorSchema, paginationSchema })
   }
 
   return {
@@ -65,6 +66,7 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], options: OpenA
     paths,
     components: {
       schemas: components.schemas,
+      responses: responses.responses,
       securitySchemes: SECURITY_SCHEMES,
       parameters: { IdempotencyKey: IDEMPOTENCY_KEY_PARAMETER },
       headers: HEADERS,
@@ -74,6 +76,7 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], options: OpenA
 
 interface Shared {
   components: SchemaComponents
+  responses: SharedResponses
   errorSchema: JsonSchema
   paginationSchema: JsonSchema
 }
@@ -85,7 +88,8 @@ function buildOperation(route: AnyRoute, tag: string, shared: Shared): Operation
   const idempotent = underV1 && route.method === 'post' && auth === 'key'
   const body = route.request?.body
 
-  const parameters: unknown[] = [...pathParameters(route, components), ...queryParameters(route.request?.query, components)]
+  const query = queryParameters(route.request?.query, components)
+  const parameters: unknown[] = [...pathParameters(route, components), ...query]
   if (idempotent) parameters.push({ $ref: '#/components/parameters/IdempotencyKey' })
 
   const operation: Operation = {
@@ -100,25 +104,49 @@ function buildOperation(route: AnyRoute, tag: string, shared: Shared): Operation
   if (auth === 'none') operation.security = []
   else if (auth === 'control') operation.security = [{}, { controlToken: [] }]
 
-  const headers = responseHeaders({ rateLimited: underV1 && auth === 'key', idempotent })
+  const rateLimited = underV1 && auth === 'key'
   operation.responses[String(route.status)] = {
     description: route.raw ? 'The document itself, without an envelope.' : successDescription(route, underV1),
-    headers,
+    headers: responseHeaders({ rateLimited, idempotent }),
     content: { 'application/json': { schema: successSchema(route, shared) } },
   }
-  for (const [status, codes] of errorCodesByStatus(route, { underV1, auth, idempotent })) {
-    operation.responses[String(status)] = {
+  const ownStatuses = new Set<number>((route.errors ?? []).map((code) => ERRORS[code].status))
+  for (const [status, codes] of errorCodesByStatus(route, { underV1, auth, idempotent, requiredQuery: query.some((parameter) => parameter.required) })) {
+    const sharedName = SHARED_ERROR_RESPONSES[status] && !ownStatuses.has(status) ? `${SHARED_ERROR_RESPONSES[status]}${KIND_SUFFIX[auth]}` : undefined
+    const response: ResponseObject = {
       description: `${codes.map((code) => `\`${code}\``).join(', ')}.`,
       headers: {
-        ...headers,
+        ...responseHeaders({ rateLimited: rateLimited && !BEFORE_RATE_LIMIT.has(status), idempotent: idempotent && !sharedName }),
         ...(status === 429 ? { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } : {}),
         ...(status === 405 ? { Allow: { $ref: '#/components/headers/Allow' } } : {}),
       },
       content: { 'application/json': { schema: shared.errorSchema } },
       'x-error-codes': codes,
     }
+    operation.responses[String(status)] = sharedName ? shared.responses.refer(sharedName, response) : response
   }
   return operation
+}
+
+/** Error answers that depend only on the kind of route, not on the route: kept once under components/responses. */
+const SHARED_ERROR_RESPONSES: Record<number, string> = {
+  401: 'Unauthorized', 403: 'Forbidden', 405: 'MethodNotAllowed', 413: 'PayloadTooLarge', 415: 'UnsupportedMediaType', 429: 'TooManyRequests', 500: 'InternalError', 503: 'ServiceUnavailable',
+}
+const KIND_SUFFIX = { key: '', control: 'OnControlRoute', none: 'OnPublicRoute' } as const
+
+/** Answered before the rate limiter counts the request, so without RateLimit headers. */
+const BEFORE_RATE_LIMIT = new Set([401, 403, 405])
+
+/** components/responses: a name is shared only by identical answers; a different one stays inline. */
+class SharedResponses {
+  readonly responses: Record<string, ResponseObject> = {}
+
+  refer(name: string, response: ResponseObject): ResponseObject | { $ref: string } {
+    const existing = this.responses[name]
+    if (existing && JSON.stringify(existing) !== JSON.stringify(response)) return response
+    this.responses[name] = response
+    return { $ref: `#/components/responses/${name}` }
+  }
 }
 
 function pathParameters(route: AnyRoute, components: SchemaComponents): unknown[] {
@@ -127,7 +155,7 @@ function pathParameters(route: AnyRoute, components: SchemaComponents): unknown[
   return names.map((name) => ({ name, in: 'path', required: true, schema: properties[name] ?? { type: 'string' } }))
 }
 
-function queryParameters(query: z.ZodType | undefined, components: SchemaComponents): unknown[] {
+function queryParameters(query: z.ZodType | undefined, components: SchemaComponents): Array<{ name: string; required: boolean }> {
   const { properties, required } = objectProperties(query, components)
   return Object.entries(properties).map(([name, schema]) => {
     const { description, ...rest } = schema as JsonSchema
@@ -185,17 +213,19 @@ interface ErrorContext {
   underV1: boolean
   auth: 'key' | 'none' | 'control'
   idempotent: boolean
+  /** The route has a required query parameter. */
+  requiredQuery: boolean
 }
 
 /**
  * The route's own errors plus those the pipeline can answer for any route of its kind, grouped by
  * status in the order of the catalogue (CONTRACT.md sections 2 and 13).
  */
-export function errorCodesByStatus(route: AnyRoute, context: ErrorContext): Map<number, ErrorCode[]> {
+function errorCodesByStatus(route: AnyRoute, context: ErrorContext): Map<number, ErrorCode[]> {
   const hasBody = route.request?.body !== undefined
   const codes = new Set<ErrorCode>(['parameter_invalid', 'route_not_found', 'method_not_allowed', 'internal_error'])
   if (hasBody) for (const code of ['parameter_missing', 'invalid_json', 'body_too_large', 'unsupported_media_type'] as const) codes.add(code)
-  if (route.request?.query || route.request?.params) codes.add('parameter_missing')
+  if (context.requiredQuery) codes.add('parameter_missing')
   if (context.auth === 'key') {
     for (const code of ['api_key_missing', 'api_key_invalid', 'live_key_in_sandbox', 'insufficient_permissions', 'ip_not_allowed'] as const) codes.add(code)
   }

@@ -2,7 +2,7 @@ import type { NextFunction, Request, Response } from 'express'
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import type { AnyRoute } from '../../src/http/route.js'
-import { buildOpenApiDocument, type OpenApiDocument } from '../../src/openapi.js'
+import { buildOpenApiDocument, type OpenApiDocument, type ResponseObject } from '../../src/openapi.js'
 
 /**
  * Checks answers against the OpenAPI document: the body must match the schema of its operation and
@@ -76,11 +76,14 @@ export class ConformanceChecker {
       return [...problems, ...this.validate(ERROR_POINTER, body, [code])]
     }
 
-    const documented = operation.responses[String(response.status)]
-    if (!documented) {
+    const entry = operation.responses[String(response.status)]
+    if (!entry) {
       return [...problems, `status ${response.status} is not documented for ${operation.operationId} (documented: ${Object.keys(operation.responses).join(', ')})`]
     }
-    const pointer = `/paths/${escape(template)}/${method}/responses/${response.status}/content/application~1json/schema`
+    // Answers shared by many routes live under components/responses.
+    const shared = '$ref' in entry ? entry.$ref.replace(/^#/, '') : undefined
+    const documented = (shared ? this.document.components.responses![shared.split('/').pop()!] : entry) as ResponseObject
+    const pointer = `${shared ?? `/paths/${escape(template)}/${method}/responses/${response.status}`}/content/application~1json/schema`
     const schema = documented.content?.['application/json']?.schema as { properties?: Record<string, unknown> } | undefined
     // --envelope bare returns single resources unwrapped; wrap them back to check against the document.
     const unwrapped = response.envelope === 'bare' && response.status < 400 && schema?.properties?.data && !schema.properties.pagination

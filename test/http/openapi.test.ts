@@ -1,7 +1,7 @@
 import { validate, compileErrors } from '@readme/openapi-parser'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { describeApi } from '../../src/cli-openapi.js'
-import { buildOpenApiDocument, type OpenApiDocument } from '../../src/openapi.js'
+import { buildOpenApiDocument, type OpenApiDocument, type ResponseObject } from '../../src/openapi.js'
 import { VERSION } from '../../src/version.js'
 import { checkerFor, ConformanceChecker } from '../helpers/conformance.js'
 import { startTestSandbox, type TestSandbox } from '../helpers/start-test-sandbox.js'
@@ -15,6 +15,11 @@ beforeAll(async () => {
 afterAll(() => sb.close())
 
 type Operation = OpenApiDocument['paths'][string][string]
+/** An operation's answer for a status, following a $ref into components/responses. */
+const response = (op: Operation, status: string): ResponseObject => {
+  const entry = op.responses[status]!
+  return '$ref' in entry ? (doc.components.responses![entry.$ref.split('/').pop()!] as ResponseObject) : entry
+}
 const operations = () => Object.entries(doc.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, op]) => ({ path, method, op: op as Operation })))
 
 describe('GET /v1/openapi.json', () => {
@@ -99,9 +104,9 @@ describe('the document describes every route object', () => {
   })
 
   it('wraps single resources in {data, request_id} and lists in {data, pagination, request_id}', () => {
-    const single = doc.paths['/v1/wallets/{id}']!.get!.responses['200']!.content!['application/json']!.schema
+    const single = response(doc.paths['/v1/wallets/{id}']!.get!, '200').content!['application/json']!.schema
     expect(single).toMatchObject({ properties: { data: { $ref: '#/components/schemas/Wallet' } }, required: ['data', 'request_id'] })
-    const list = doc.paths['/v1/wallets']!.get!.responses['200']!.content!['application/json']!.schema
+    const list = response(doc.paths['/v1/wallets']!.get!, '200').content!['application/json']!.schema
     expect(list).toMatchObject({ properties: { data: { type: 'array', items: { $ref: '#/components/schemas/Wallet' } }, pagination: { $ref: '#/components/schemas/Pagination' } } })
     expect(doc.paths['/v1/payments']!.post!.responses['201']).toBeDefined()
   })
@@ -111,12 +116,12 @@ describe('the document describes every route object', () => {
     ['get', '/v1/wallets/{id}', { 400: ['parameter_invalid'], 401: ['api_key_missing'], 403: ['insufficient_permissions'], 404: ['resource_missing'], 429: ['rate_limit_exceeded'], 500: ['internal_error'] }],
     ['get', '/v1/openapi.json', { 400: ['parameter_invalid'], 500: ['internal_error'] }],
   ] as const)('documents the errors %s %s can answer, by status, each as the shared Error', (method, path, expected) => {
-    const responses = doc.paths[path]![method]!.responses
+    const op = doc.paths[path]![method]!
     for (const [status, codes] of Object.entries(expected)) {
-      const response = responses[status]!
-      expect(response, `${status}`).toBeDefined()
-      expect(response['x-error-codes']).toEqual(expect.arrayContaining([...codes]))
-      expect(response.content!['application/json']!.schema).toEqual({ $ref: '#/components/schemas/Error' })
+      expect(op.responses[status], `${status}`).toBeDefined()
+      const answer = response(op, status)
+      expect(answer['x-error-codes']).toEqual(expect.arrayContaining([...codes]))
+      expect(answer.content!['application/json']!.schema).toEqual({ $ref: '#/components/schemas/Error' })
     }
   })
 
@@ -129,12 +134,21 @@ describe('the document describes every route object', () => {
     expect(openapi['429']).toBeUndefined()
   })
 
+  it('keeps answers that only depend on the kind of route once, under components/responses', () => {
+    expect(doc.paths['/v1/wallets']!.get!.responses['401']).toEqual({ $ref: '#/components/responses/Unauthorized' })
+    expect(doc.paths['/v1/payments/{id}']!.get!.responses['429']).toEqual({ $ref: '#/components/responses/TooManyRequests' })
+    expect(response(doc.paths['/v1/payments/{id}']!.get!, '401')['x-error-codes']).toEqual(['api_key_missing', 'api_key_invalid', 'live_key_in_sandbox'])
+    // A status a route adds codes to stays with the route.
+    expect(doc.paths['/v1/payments']!.post!.responses['422']).not.toHaveProperty('$ref')
+  })
+
   it('sends Retry-After with 429, Allow with 405 and X-Request-Id with every response', () => {
     for (const { op } of operations()) {
-      for (const [status, response] of Object.entries(op.responses)) {
-        expect(response.headers, `${op.operationId} ${status}`).toHaveProperty('X-Request-Id')
-        if (status === '429') expect(response.headers).toHaveProperty('Retry-After')
-        if (status === '405') expect(response.headers).toHaveProperty('Allow')
+      for (const status of Object.keys(op.responses)) {
+        const { headers } = response(op, status)
+        expect(headers, `${op.operationId} ${status}`).toHaveProperty('X-Request-Id')
+        if (status === '429') expect(headers).toHaveProperty('Retry-After')
+        if (status === '405') expect(headers).toHaveProperty('Allow')
       }
     }
   })
