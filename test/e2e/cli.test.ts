@@ -1,0 +1,238 @@
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createServer, type Server } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+
+/** The real command line: `node bin/wallet-sandbox.js`, on port 0, as a user starts it. */
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url))
+const BIN = join(ROOT, 'bin/wallet-sandbox.js')
+const KEY = 'sk_test_sandbox_default_key'
+const EVM = '0x52908400098527886E0F7030069857D2E4169EE7'
+
+/** Environment without any WALLET_SANDBOX_* variable of the developer's shell. */
+function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('WALLET_SANDBOX_')))
+  return { ...env, ...extra }
+}
+
+interface Running {
+  child: ChildProcess
+  url: string
+  stdout: () => string
+  stderr: () => string
+  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
+}
+
+const running = new Set<ChildProcess>()
+let tempDir: string
+
+beforeAll(() => {
+  execFileSync(process.execPath, ['scripts/build-if-needed.mjs'], { cwd: ROOT, stdio: 'inherit' })
+  tempDir = mkdtempSync(join(tmpdir(), 'wallet-sandbox-cli-'))
+}, 180_000)
+
+afterEach(() => {
+  for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
+  running.clear()
+})
+
+afterAll(() => {
+  rmSync(tempDir, { recursive: true, force: true })
+})
+
+function launch(args: string[], env: Record<string, string> = {}) {
+  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
+  running.add(child)
+  let stdout = ''
+  let stderr = ''
+  child.stdout!.on('data', (chunk) => (stdout += chunk))
+  child.stderr!.on('data', (chunk) => (stderr += chunk))
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })))
+  return { child, exited, stdout: () => stdout, stderr: () => stderr }
+}
+
+/** Starts the CLI and resolves once its banner names the URL it listens on. */
+async function start(args: string[], env: Record<string, string> = {}): Promise<Running> {
+  const proc = launch(['--port', '0', ...args], env)
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no banner within 15 s:\n${proc.stdout()}\n${proc.stderr()}`)), 15_000)
+    const check = () => {
+      const match = /listening on (http:\/\/[\d.:[\]]+)/.exec(proc.stdout())
+      if (match) {
+        clearTimeout(timer)
+        resolve(match[1]!)
+      }
+    }
+    proc.child.stdout!.on('data', check)
+    void proc.exited.then(({ code }) => {
+      clearTimeout(timer)
+      reject(new Error(`exited with ${code} before listening:\n${proc.stdout()}\n${proc.stderr()}`))
+    })
+  })
+  return { ...proc, url }
+}
+
+/** Runs the CLI to its end (it is expected to stop by itself). */
+async function runToExit(args: string[], env: Record<string, string> = {}) {
+  const proc = launch(args, env)
+  const timer = setTimeout(() => proc.child.kill('SIGKILL'), 15_000)
+  const { code } = await proc.exited
+  clearTimeout(timer)
+  return { code, stdout: proc.stdout(), stderr: proc.stderr() }
+}
+
+async function api(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(`${base}${path}`, {
+    method,
+    headers: { Authorization: `Bearer ${KEY}`, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }), ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  })
+  const text = await res.text()
+  return { status: res.status, text, body: JSON.parse(text), headers: res.headers }
+}
+
+async function stop(proc: Running): Promise<number | null> {
+  proc.child.kill('SIGTERM')
+  const { code } = await proc.exited
+  return code
+}
+
+describe('start-up', () => {
+  it('--port 0 picks a free port and the banner says which, with the REST URL, the default key and the mode', async () => {
+    const proc = await start(['--log-format', 'pretty', '--auth', 'strict'])
+    const port = Number(new URL(proc.url).port)
+    expect(port).toBeGreaterThan(0)
+    expect(proc.stdout()).toContain(`${proc.url}/v1`)
+    expect(proc.stdout()).toContain(KEY)
+    expect(proc.stdout()).toMatch(/auth=strict/)
+    const health = await fetch(`${proc.url}/_sandbox/health`)
+    expect(health.status).toBe(200)
+    expect((await api(proc.url, 'GET', '/v1/wallets')).status).toBe(200)
+    expect(await stop(proc)).toBe(0)
+  })
+
+  it('reads WALLET_SANDBOX_* variables, and a flag wins over its variable', async () => {
+    const proc = await start(['--log-format', 'pretty', '--envelope', 'bare'], { WALLET_SANDBOX_AUTH: 'strict', WALLET_SANDBOX_ENVELOPE: 'wrapped', WALLET_SANDBOX_LENIENT: '1' })
+    expect(proc.stdout()).toMatch(/auth=strict envelope=bare/)
+    expect(proc.stdout()).toMatch(/\blenient\b/)
+    expect(await stop(proc)).toBe(0)
+  })
+
+  it.each([
+    [['--port', 'abc'], {}, '--port', 'WALLET_SANDBOX_PORT'],
+    [['--auth', 'maybe'], {}, '--auth', 'WALLET_SANDBOX_AUTH'],
+    [[], { WALLET_SANDBOX_RATE_LIMIT: 'lots' }, '--rate-limit', 'WALLET_SANDBOX_RATE_LIMIT'],
+    [[], { WALLET_SANDBOX_LENIENT: 'yes' }, '--lenient', 'WALLET_SANDBOX_LENIENT'],
+  ])('invalid configuration %j %j exits 1 with a clear message', async (args, env, flag, variable) => {
+    const { code, stderr } = await runToExit(args as string[], env as Record<string, string>)
+    expect(code).toBe(1)
+    expect(stderr).toContain('Invalid configuration')
+    expect(stderr).toContain(flag)
+    expect(stderr).toContain(variable)
+    expect(stderr).not.toMatch(/\n\s+at /)
+  })
+
+  it('a port in use exits 1 saying so', async () => {
+    const blocker: Server = createServer()
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve))
+    const { port } = blocker.address() as { port: number }
+    try {
+      const { code, stderr } = await runToExit(['--port', String(port)])
+      expect(code).toBe(1)
+      expect(stderr).toContain(`port ${port}`)
+      expect(stderr).toContain('already in use')
+      expect(stderr).not.toMatch(/\n\s+at /)
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve))
+    }
+  })
+})
+
+describe('--data-file', () => {
+  it('keeps every wallet, payment, balance and idempotency key across a SIGTERM and a restart', async () => {
+    const file = join(tempDir, 'round-trip.json')
+    const flags = ['--data-file', file, '--settle', 'manual', '--rate-limit', '0']
+    const first = await start(flags)
+
+    const treasury = (await api(first.url, 'GET', '/v1/wallets?type=institutional&network=polygon&currency=USDC')).body.data[0]
+    const savings = (await api(first.url, 'POST', '/v1/wallets', { name: 'Savings', currency: 'USDC', network: 'polygon', metadata: { external_user_id: 'cust_1' } })).body.data
+    const frozen = (await api(first.url, 'POST', '/v1/wallets', { name: 'Frozen', currency: 'SOL', network: 'solana' })).body.data
+    await api(first.url, 'PUT', `/v1/wallets/${frozen.id}`, { status: 'frozen' })
+    const payments = [
+      await api(first.url, 'POST', '/v1/payments', { amount: '12.5', currency: 'USDC', source_wallet: treasury.id, recipient: EVM }, { 'Idempotency-Key': 'persisted-key' }),
+      await api(first.url, 'POST', '/v1/payments', { amount: '100', currency: 'USDC', source_wallet: treasury.id, recipient: savings.id, description: 'Top-up' }),
+      await api(first.url, 'POST', '/v1/payments', { amount: '0.000001', currency: 'USDC', source_wallet: treasury.id, recipient: EVM.toLowerCase() }),
+    ]
+    for (const payment of payments) expect(payment.status).toBe(201)
+    const whitelisted = await api(first.url, 'POST', '/v1/whitelisted_addresses', { address: EVM, network: 'polygon', label: 'Exchange' })
+    expect(whitelisted.status).toBe(201)
+    const otherKey = { Authorization: 'Bearer sk_test_cli_second_account' }
+    const otherWallets = (await api(first.url, 'GET', '/v1/wallets?limit=100', undefined, otherKey)).body.data
+
+    const before = {
+      wallets: (await api(first.url, 'GET', '/v1/wallets?limit=100')).body.data,
+      payments: (await api(first.url, 'GET', '/v1/payments?limit=100')).body.data,
+      whitelist: (await api(first.url, 'GET', '/v1/whitelisted_addresses')).body.data,
+      balances: await Promise.all(
+        [treasury.id, savings.id, frozen.id].map(async (id) => (await api(first.url, 'GET', `/v1/wallets/${id}/balance`)).body.data),
+      ),
+    }
+    expect(before.payments).toHaveLength(3)
+    expect(await stop(first)).toBe(0)
+    expect(() => JSON.parse(readFileSync(file, 'utf8'))).not.toThrow()
+
+    const second = await start(flags)
+    for (const payment of payments) {
+      const again = await api(second.url, 'GET', `/v1/payments/${payment.body.data.id}`)
+      expect(again.status).toBe(200)
+      expect(again.body.data).toEqual(payment.body.data)
+    }
+    expect((await api(second.url, 'GET', '/v1/wallets?limit=100')).body.data).toEqual(before.wallets)
+    expect((await api(second.url, 'GET', '/v1/payments?limit=100')).body.data).toEqual(before.payments)
+    expect((await api(second.url, 'GET', '/v1/whitelisted_addresses')).body.data).toEqual(before.whitelist)
+    for (const balance of before.balances) {
+      expect((await api(second.url, 'GET', `/v1/wallets/${balance.wallet_id}/balance`)).body.data).toEqual(balance)
+    }
+    expect(before.balances[0]).toMatchObject({ available_balance: '999887.499999', locked_balance: '112.500001', total_balance: '1000000.00' })
+    expect((await api(second.url, 'GET', '/v1/wallets?limit=100', undefined, otherKey)).body.data).toEqual(otherWallets)
+
+    // The stored answer replays, byte for byte, after the restart.
+    const replay = await api(second.url, 'POST', '/v1/payments', { amount: '12.5', currency: 'USDC', source_wallet: treasury.id, recipient: EVM }, { 'Idempotency-Key': 'persisted-key' })
+    expect(replay.headers.get('idempotent-replayed')).toBe('true')
+    expect(replay.text).toBe(payments[0]!.text)
+
+    // Ids go on from where they stopped: nothing new collides with what was there.
+    const fresh = (await api(second.url, 'POST', '/v1/wallets', { name: 'After restart', currency: 'USDC', network: 'polygon' })).body.data
+    expect(before.wallets.map((w: { id: string }) => w.id)).not.toContain(fresh.id)
+    expect(await stop(second)).toBe(0)
+  })
+
+  it('starts empty (seeded) when the file does not exist yet, and creates it', async () => {
+    const file = join(tempDir, 'fresh.json')
+    const proc = await start(['--data-file', file])
+    expect((await api(proc.url, 'GET', '/v1/wallets?limit=1')).body.pagination.total).toBe(14)
+    expect(await stop(proc)).toBe(0)
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ version: 1 })
+  })
+
+  it.each([
+    ['is not JSON', 'this is not JSON {', /not valid JSON/],
+    ['is JSON of the wrong shape', JSON.stringify({ version: 1, accounts: 'nope', keys: [] }), /does not match/],
+    ['has an unknown version', JSON.stringify({ version: 2, accounts: [], keys: [] }), /does not match/],
+    ['has a wallet with a bad balance', JSON.stringify({ version: 1, accounts: [{ account: { id: 'acct_x', created_at: 'x', whitelist_enforced: false }, rng_state: [1, 2, 3, 4], wallets: [{ available: 'lots' }], payments: [], whitelist: [], webhooks: [], idempotency: [] }], keys: [] }), /does not match/],
+  ])('a data file that %s stops start-up with a message naming it, and is left untouched', async (_name, content, problem) => {
+    const file = join(tempDir, `corrupt-${Math.random().toString(36).slice(2)}.json`)
+    writeFileSync(file, content)
+    const bytes = readFileSync(file)
+    const { code, stderr } = await runToExit(['--port', '0', '--data-file', file])
+    expect(code).not.toBe(0)
+    expect(stderr).toContain(file)
+    expect(stderr).toMatch(problem)
+    expect(stderr).not.toMatch(/\n\s+at /)
+    expect(readFileSync(file).equals(bytes)).toBe(true)
+  })
+})
