@@ -91,12 +91,39 @@ export class ConformanceChecker {
     return [...problems, ...this.validate(pointer, checked, documented['x-error-codes']).map((problem) => `${operation.operationId}: ${problem}`)]
   }
 
-  private validate(pointer: string, body: unknown, codes: string[] | undefined): string[] {
+  /**
+   * Compiles every schema of the document (components, parameters, request bodies, answers); ajv
+   * checks each against the JSON Schema 2020-12 meta-schema and throws on the first invalid one.
+   * Returns how many it compiled.
+   */
+  compileEverySchema(): number {
+    const pointers = Object.keys(this.document.components.schemas ?? {}).map((name) => `/components/schemas/${escape(name)}`)
+    for (const [path, operations] of Object.entries(this.document.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        const base = `/paths/${escape(path)}/${method}`
+        ;((operation.parameters ?? []) as Array<{ schema?: unknown }>).forEach((parameter, index) => parameter.schema && pointers.push(`${base}/parameters/${index}/schema`))
+        if (operation.requestBody) pointers.push(`${base}/requestBody/content/application~1json/schema`)
+        for (const [status, entry] of Object.entries(operation.responses)) if (!('$ref' in entry)) pointers.push(`${base}/responses/${status}/content/application~1json/schema`)
+      }
+    }
+    for (const pointer of pointers) this.validator(pointer)
+    return pointers.length
+  }
+
+  private validator(pointer: string): ValidateFunction {
     let validate = this.validators.get(pointer)
     if (!validate) {
+      const target = pointer.split('/').slice(1).reduce<unknown>((node, part) => (node as Record<string, unknown>)?.[decodeURIComponent(part).replace(/~1/g, '/').replace(/~0/g, '~')], this.document)
+      if (target === undefined) throw new Error(`nothing at ${pointer} in the OpenAPI document`)
+      this.ajv.validateSchema(target as object, true)
       validate = this.ajv.compile({ $ref: `${DOCUMENT_ID}#${pointer}` })
       this.validators.set(pointer, validate)
     }
+    return validate
+  }
+
+  private validate(pointer: string, body: unknown, codes: string[] | undefined): string[] {
+    const validate = this.validator(pointer)
     const problems = validate(body)
       ? []
       : (validate.errors ?? []).map((error) => `${error.instancePath || '(body)'} ${error.message}${error.params && 'additionalProperty' in error.params ? ` '${String(error.params.additionalProperty)}'` : ''}`)

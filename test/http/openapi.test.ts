@@ -64,6 +64,10 @@ describe('the document describes every route object', () => {
     }
   })
 
+  it('has only valid JSON Schema 2020-12 schemas, every one of which compiles', () => {
+    expect(checkerFor(sb.sandbox.routes).compileEverySchema()).toBeGreaterThan(50)
+  })
+
   it('resolves every $ref inside the document', () => {
     const refs = new Set<string>()
     const walk = (node: unknown): void => {
@@ -193,6 +197,13 @@ describe('the conformance checker', () => {
   ])('refuses %s', (_name, status, body, problem) => {
     const problems = checker().problems({ method: 'GET', path: '/v1/wallets', status, body })
     expect(problems.join('\n')).toMatch(problem)
+  })
+
+  it('refuses a document with a schema that is not valid JSON Schema', () => {
+    const broken = buildOpenApiDocument(sb.sandbox.routes, { version: VERSION })
+    const answer = broken.paths['/v1/wallets']!.get!.responses['200'] as ResponseObject
+    answer.content!['application/json']!.schema.type = 'objekt'
+    expect(() => new ConformanceChecker(broken).compileEverySchema()).toThrow(/schema is invalid/)
   })
 
   it('wants X-Request-Id and the same request_id in the body', () => {
