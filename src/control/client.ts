@@ -3,6 +3,7 @@ import type { FailureCode } from '../ledger/failures.js'
 import type { CreateOutcomeRuleSchema, OutcomeRuleSchema } from '../lifecycle/outcome-rules.js'
 import type { ClockSchema, CreatedKeySchema, CreateKeySchema, MagicAddressSchema, ResetResultSchema } from '../schemas/control.js'
 import type { PaymentSchema } from '../schemas/payment.js'
+import type { DeliverySchema } from '../schemas/webhook.js'
 import type { WalletSchema } from '../schemas/wallet.js'
 
 /**
@@ -21,23 +22,13 @@ export type SandboxOutcomeRuleInput = z.input<typeof CreateOutcomeRuleSchema>
 export type SandboxCreateKeyInput = z.input<typeof CreateKeySchema>
 export type SandboxCreatedKey = z.output<typeof CreatedKeySchema>
 export type SandboxMagicAddress = z.output<typeof MagicAddressSchema>
+/** One webhook delivery: an event sent to one endpoint, with every attempt. */
+export type SandboxDelivery = z.output<typeof DeliverySchema>
 
 export interface SandboxHealth {
   status: 'ok'
   version: string
   uptime_s: number
-}
-
-/** One webhook delivery: an event sent to one endpoint, with every attempt. */
-export interface SandboxDelivery {
-  id: string
-  event_id: string
-  event_type: string
-  endpoint_id: string
-  url: string
-  status: 'pending' | 'succeeded' | 'failed'
-  attempts: Array<{ at: string; response_status: number | null; duration_ms: number; error: string | null; response_excerpt: string | null }>
-  next_attempt_at: string | null
 }
 
 export interface DeliveryFilter {
