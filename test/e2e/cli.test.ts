@@ -55,14 +55,16 @@ function launch(args: string[], env: Record<string, string> = {}) {
   return { child, exited, stdout: () => stdout, stderr: () => stderr }
 }
 
-/** Starts the CLI and resolves once its banner names the URL it listens on. */
+/** Starts the CLI and resolves once its whole banner is out, with the URL it listens on. */
 async function start(args: string[], env: Record<string, string> = {}): Promise<Running> {
   const proc = launch(['--port', '0', ...args], env)
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no banner within 15 s:\n${proc.stdout()}\n${proc.stderr()}`)), 15_000)
     const check = () => {
       const match = /listening on (http:\/\/[\d.:[\]]+)/.exec(proc.stdout())
-      if (match) {
+      // The banner may arrive in pieces; its last row is the mode (a field of the JSON banner).
+      const complete = /\n\s+mode\s.*\n|"mode":"[^"]*"/.test(proc.stdout())
+      if (match && complete) {
         clearTimeout(timer)
         resolve(match[1]!)
       }
