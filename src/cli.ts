@@ -94,7 +94,6 @@ async function serve(config: Config): Promise<void> {
     await sandbox.close()
     process.exit(1)
   }
-  printBanner(sandbox, address.url)
   let stopping = false
   const stop = async (signal: string) => {
     if (stopping) return
@@ -105,6 +104,8 @@ async function serve(config: Config): Promise<void> {
   }
   process.on('SIGINT', () => void stop('SIGINT'))
   process.on('SIGTERM', () => void stop('SIGTERM'))
+  // Only now: whoever waits for the banner may send SIGTERM at once, and must get a clean stop.
+  printBanner(sandbox, address.url)
 }
 
 /**

@@ -97,10 +97,11 @@ async function api(base: string, method: string, path: string, body?: unknown, h
   return { status: res.status, text, body: JSON.parse(text), headers: res.headers }
 }
 
-async function stop(proc: Running): Promise<number | null> {
+/** SIGTERM, then the exit code; the output is attached to tell why when it is not the expected one. */
+async function stop(proc: Running): Promise<string> {
   proc.child.kill('SIGTERM')
-  const { code } = await proc.exited
-  return code
+  const { code, signal } = await proc.exited
+  return code === 0 ? 'exit 0' : `exit ${code} signal ${signal}\n${proc.stdout()}\n${proc.stderr()}`
 }
 
 describe('start-up', () => {
@@ -114,14 +115,14 @@ describe('start-up', () => {
     const health = await fetch(`${proc.url}/_sandbox/health`)
     expect(health.status).toBe(200)
     expect((await api(proc.url, 'GET', '/v1/wallets')).status).toBe(200)
-    expect(await stop(proc)).toBe(0)
+    expect(await stop(proc)).toBe('exit 0')
   })
 
   it('reads WALLET_SANDBOX_* variables, and a flag wins over its variable', async () => {
     const proc = await start(['--log-format', 'pretty', '--envelope', 'bare'], { WALLET_SANDBOX_AUTH: 'strict', WALLET_SANDBOX_ENVELOPE: 'wrapped', WALLET_SANDBOX_LENIENT: '1' })
     expect(proc.stdout()).toMatch(/auth=strict envelope=bare/)
     expect(proc.stdout()).toMatch(/\blenient\b/)
-    expect(await stop(proc)).toBe(0)
+    expect(await stop(proc)).toBe('exit 0')
   })
 
   it.each([
@@ -184,7 +185,7 @@ describe('--data-file', () => {
       ),
     }
     expect(before.payments).toHaveLength(3)
-    expect(await stop(first)).toBe(0)
+    expect(await stop(first)).toBe('exit 0')
     expect(() => JSON.parse(readFileSync(file, 'utf8'))).not.toThrow()
 
     const second = await start(flags)
@@ -210,14 +211,14 @@ describe('--data-file', () => {
     // Ids go on from where they stopped: nothing new collides with what was there.
     const fresh = (await api(second.url, 'POST', '/v1/wallets', { name: 'After restart', currency: 'USDC', network: 'polygon' })).body.data
     expect(before.wallets.map((w: { id: string }) => w.id)).not.toContain(fresh.id)
-    expect(await stop(second)).toBe(0)
+    expect(await stop(second)).toBe('exit 0')
   })
 
   it('starts empty (seeded) when the file does not exist yet, and creates it', async () => {
     const file = join(tempDir, 'fresh.json')
     const proc = await start(['--data-file', file])
     expect((await api(proc.url, 'GET', '/v1/wallets?limit=1')).body.pagination.total).toBe(14)
-    expect(await stop(proc)).toBe(0)
+    expect(await stop(proc)).toBe('exit 0')
     expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ version: 1 })
   })
 
