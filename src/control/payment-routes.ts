@@ -9,9 +9,22 @@ import { DepositSchema, FailPaymentSchema, MagicAddressSchema, ScreeningResultSc
 import { PaymentSchema } from '../schemas/payment.js'
 import { WalletSchema } from '../schemas/wallet.js'
 import { describeAddressFormat, isValidAddress } from '../chain/networks.js'
+import type { RequestContext } from '../http/context.js'
+import type { AccountState, PaymentRecord } from '../store/records.js'
 
 const tag = 'Sandbox control'
 const auth = 'control' as const
+
+/**
+ * A control call decides the payment's fate from here on (CONTRACT.md section 8, layer 1): its plan
+ * is dropped, so automatic settlement, and a restart on the data file, leave it alone.
+ */
+function takeOver(ctx: RequestContext, id: string, act: (account: AccountState, payment: PaymentRecord) => PaymentRecord) {
+  const { account, payment } = ctx.deps.control.findPayment(id)
+  act(account, payment)
+  ctx.deps.store.update(() => (payment.plan = null))
+  return presentPayment(payment)
+}
 
 /** Control calls that move money and decide outcomes (CONTRACT.md sections 8 and 10). */
 export const paymentControlRoutes = [
@@ -33,8 +46,7 @@ export const paymentControlRoutes = [
     request: { params: IdParams },
     status: 200, response: PaymentSchema, errors: ['resource_missing', 'invalid_state_transition'],
     handler: ({ params }, ctx) => {
-      const { account, payment } = ctx.deps.control.findPayment(params.id)
-      return presentPayment(ctx.deps.services.payments.process(account, payment))
+      return takeOver(ctx, params.id, (account, payment) => ctx.deps.services.payments.process(account, payment))
     },
   }),
   defineRoute({
@@ -42,8 +54,7 @@ export const paymentControlRoutes = [
     request: { params: IdParams },
     status: 200, response: PaymentSchema, errors: ['resource_missing', 'invalid_state_transition'],
     handler: ({ params }, ctx) => {
-      const { account, payment } = ctx.deps.control.findPayment(params.id)
-      return presentPayment(ctx.deps.services.payments.complete(account, payment))
+      return takeOver(ctx, params.id, (account, payment) => ctx.deps.services.payments.complete(account, payment))
     },
   }),
   defineRoute({
@@ -51,9 +62,8 @@ export const paymentControlRoutes = [
     request: { params: IdParams, body: FailPaymentSchema },
     status: 200, response: PaymentSchema, errors: ['resource_missing', 'invalid_state_transition'],
     handler: ({ params, body }, ctx) => {
-      const { account, payment } = ctx.deps.control.findPayment(params.id)
       const code = (body.failure_code ?? DEFAULT_FAILURE_CODE) as FailureCode
-      return presentPayment(ctx.deps.services.payments.fail(account, payment, code, body.failure_message ?? FAILURE_MESSAGES[code]))
+      return takeOver(ctx, params.id, (account, payment) => ctx.deps.services.payments.fail(account, payment, code, body.failure_message ?? FAILURE_MESSAGES[code]))
     },
   }),
   defineRoute({

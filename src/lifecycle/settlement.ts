@@ -44,21 +44,40 @@ export function createSettlement(deps: { config: Config; clock: Clock; store: St
   function start(account: AccountState, payment: PaymentRecord): void {
     const plan = deps.decide(account, payment)
     store.update(() => (payment.plan = plan))
-    if (plan.outcome === 'pending') return
-    if (config.settle === 'instant') {
-      setImmediate(() => screen(account, payment) && confirm(account, payment))
-      return
+    if (plan.outcome !== 'pending') drive(account, payment)
+  }
+
+  /** Schedules the steps a payment with a plan still has to take, from wherever it stands. */
+  function drive(account: AccountState, payment: PaymentRecord): void {
+    const tag = account.account.id
+    const confirmLater = () => clock.schedule(confirmationDelay(payment.network), () => confirm(account, payment), tag)
+    if (config.settle === 'instant') setImmediate(() => (payment.status === 'processing' || screen(account, payment)) && confirm(account, payment))
+    else if (payment.status === 'processing') confirmLater()
+    else
+      clock.schedule(
+        screeningDelay,
+        () => {
+          if (screen(account, payment)) confirmLater()
+        },
+        tag,
+      )
+  }
+
+  /**
+   * A sandbox restarted on its data file picks up the payments that were on their way. Payments a
+   * control call took over (their plan is cleared) or whose plan waits stay where they are.
+   */
+  function resume(): void {
+    for (const account of store.accounts.values()) {
+      for (const status of ['pending', 'processing'] as const) {
+        const { items } = account.payments.list({ status }, 0, Number.MAX_SAFE_INTEGER)
+        for (const payment of items.reverse()) if (payment.plan && payment.plan.outcome !== 'pending') drive(account, payment)
+      }
     }
-    clock.schedule(
-      screeningDelay,
-      () => {
-        if (screen(account, payment)) clock.schedule(confirmationDelay(payment.network), () => confirm(account, payment), account.account.id)
-      },
-      account.account.id,
-    )
   }
 
   if (config.settle !== 'manual') {
+    resume()
     deps.bus.on('event', (event) => {
       if (event.type !== 'payment.created') return
       const account = store.accounts.get(event.account_id)

@@ -335,3 +335,22 @@ describe('the sandbox clock', () => {
     expect(await run()).toEqual(await run())
   })
 })
+
+describe('a restart on the data file', () => {
+  it('resumes automatic settlement of payments on their way, and leaves payments a control call took over', async () => {
+    const { mkdtempSync } = await import('node:fs')
+    const { tmpdir } = await import('node:os')
+    const { join } = await import('node:path')
+    const dataFile = join(mkdtempSync(join(tmpdir(), 'ws-resume-')), 'ledger.json')
+    sb = await startTestSandbox({ settle: 'auto', dataFile })
+    const onTheWay = await pay(EXTERNAL.polygon!)
+    const takenOver = await pay(EXTERNAL.polygon!)
+    await sb.api.post(`/_sandbox/payments/${takenOver.payment.id}/process`).expect(200)
+    await sb.close()
+
+    sb = await startTestSandbox({ settle: 'auto', dataFile })
+    await advance(10_000)
+    expect((await getPayment(onTheWay.payment.id)).status).toBe('completed')
+    expect((await getPayment(takenOver.payment.id)).status).toBe('processing')
+  })
+})
