@@ -39,7 +39,7 @@ export const ListWalletsQuery = PageQuery.extend({
   currency: CurrencySchema.optional(),
   type: WalletTypeSchema.optional(),
   status: WalletStatusSchema.optional(),
-  external_user_id: z.string().optional(),
+  external_user_id: z.string().min(1, { error: 'external_user_id must not be empty' }).optional(),
 }).strict()
 
 export const WalletSchema = z

@@ -290,6 +290,7 @@ describe('list queries', () => {
     ['/v1/wallets?currency=usdc', 'currency'],
     ['/v1/wallets?type=savings', 'type'],
     ['/v1/wallets?status=deleted', 'status'],
+    ['/v1/wallets?external_user_id=', 'external_user_id'],
     ...pageCases('/v1/payments'),
     ['/v1/payments?status=done', 'status'],
     ['/v1/payments?currency=DOGE', 'currency'],
