@@ -47,6 +47,8 @@ export function buildProgram(run: (config: Config) => Promise<void>): Command {
     const [text, argument] = HELP[key]
     const option = new Option(`--${flagName(key)}${argument ? ` ${argument}` : ''}`, `${text} [env ${envName(key)}]`)
     program.addOption(option)
+    // A switch also has its negation, so that a flag can turn off what a variable turned on.
+    if (!argument) program.addOption(new Option(`--no-${flagName(key)}`, `turn --${flagName(key)} off`).hideHelp())
   }
   program.action(async (flags: Partial<Record<ConfigKey, unknown>>) => {
     await run(loadConfig({ flags, env: process.env }))
