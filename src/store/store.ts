@@ -1,5 +1,5 @@
-import { Low } from 'lowdb'
-import { JSONFile } from 'lowdb/node'
+import type { Low } from 'lowdb'
+import type { JSONFile } from 'lowdb/node'
 import { z } from 'zod'
 import { accountFromData, accountToData, DataSchema, emptyData, keysFromData, type Data } from './data.js'
 import type { AccountState, KeyRecord } from './records.js'
@@ -37,6 +37,8 @@ export async function openStore(options: { dataFile?: string; onWriteError?: (er
   const state = createState()
   if (!options.dataFile) return { store: createStore(state, undefined, () => {}), loaded: false }
 
+  // Loaded only for a data file: an in-memory sandbox starts without lowdb (cold start).
+  const [{ Low }, { JSONFile }] = await Promise.all([import('lowdb'), import('lowdb/node')])
   const file = new JSONFile<Data>(options.dataFile)
   const existing = await readDataFile(file, options.dataFile)
   if (existing) state.replace(existing)

@@ -1,5 +1,5 @@
 import type { Socket } from 'node:net'
-import { WebSocket } from 'ws'
+import type { WebSocket } from 'ws'
 
 /**
  * What the server sends to one client, with a bound on what it keeps for a client that does not read.
@@ -51,7 +51,7 @@ export function createOutbox(socket: WebSocket, limits: OutboxLimits): Outbox {
 
   /** Runs when a frame written while congested has left the process: everything before it has too. */
   const onFlushed = (error?: Error) => {
-    if (error || !congested || socket.readyState !== WebSocket.OPEN) return
+    if (error || !congested || socket.readyState !== socket.OPEN) return
     if (socket.bufferedAmount > limits.highWaterBytes) return
     congested = false
     const frames = [...held.values()]
@@ -71,7 +71,7 @@ export function createOutbox(socket: WebSocket, limits: OutboxLimits): Outbox {
 
   return {
     sendPrice(pair, frame) {
-      if (socket.readyState !== WebSocket.OPEN) return
+      if (socket.readyState !== socket.OPEN) return
       if (congested) {
         if (held.has(pair)) droppedPrices++
         held.set(pair, frame)
@@ -93,7 +93,7 @@ export function createOutbox(socket: WebSocket, limits: OutboxLimits): Outbox {
       held.delete(pair)
     },
     send(message) {
-      if (socket.readyState !== WebSocket.OPEN) return
+      if (socket.readyState !== socket.OPEN) return
       const frame = Buffer.isBuffer(message) ? message : Buffer.from(JSON.stringify(message))
       if (socket.bufferedAmount + frame.length > limits.maxBufferedBytes) {
         held.clear()

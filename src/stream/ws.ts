@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
-import { WebSocketServer, type WebSocket } from 'ws'
+import type { WebSocket, WebSocketServer } from 'ws'
 import type { Clock } from '../clock.js'
 import type { Config } from '../config.js'
 import { ApiError } from '../errors.js'
@@ -66,7 +66,10 @@ export function createStreamServer(deps: StreamDeps, overrides: Partial<StreamOp
   const connections = new Set<Connection>()
   let closing = false
 
-  const wss = new WebSocketServer({
+  // ws is loaded on the first upgrade, so that a sandbox nobody streams from starts without it (cold start).
+  let wss: WebSocketServer | undefined
+  let loading: Promise<WebSocketServer> | undefined
+  const loadServer = () => (loading ??= import('ws').then(({ WebSocketServer }) => (wss = new WebSocketServer({
     noServer: true,
     clientTracking: false,
     maxPayload: MAX_INCOMING_FRAME,
@@ -75,7 +78,7 @@ export function createStreamServer(deps: StreamDeps, overrides: Partial<StreamOp
     handleProtocols: (protocols) => [...protocols].find((protocol) => protocol.startsWith(BEARER_PROTOCOL_PREFIX)) ?? false,
     // Not in @types/ws: how long a close handshake may take before the socket is destroyed.
     ...{ closeTimeout: 5_000 },
-  })
+  }))))
 
   const connectionDeps = { clock, store, model, ticker, wallets, limits: options.limits, logError: (error: unknown) => logger.error('Stream message failed', error) }
 
@@ -120,7 +123,15 @@ export function createStreamServer(deps: StreamDeps, overrides: Partial<StreamOp
         const refusal = error instanceof ApiError ? error : new ApiError('internal_error', 'An internal error occurred; it has been logged.')
         return refuseUpgrade(socket, refusal, deps.nextRequestId())
       }
-      wss.handleUpgrade(req, socket, head, (ws) => accept(ws, identity))
+      const complete = (server: WebSocketServer) => server.handleUpgrade(req, socket, head, (ws) => accept(ws, identity))
+      if (wss) return complete(wss)
+      loadServer().then(
+        (server) => (closing ? socket.destroy() : complete(server)),
+        (error: unknown) => {
+          logger.error('Stream upgrade failed', error)
+          socket.destroy()
+        },
+      )
     },
 
     stats() {
@@ -149,7 +160,7 @@ export function createStreamServer(deps: StreamDeps, overrides: Partial<StreamOp
       await Promise.race([Promise.all(closed), new Promise<void>((resolve) => (grace = setTimeout(resolve, options.closeGraceMs)))])
       clearTimeout(grace)
       for (const connection of connections) connection.socket.terminate()
-      wss.close()
+      wss?.close()
     },
   }
 }
