@@ -48,3 +48,6 @@ export interface ListResult<T> {
 
 /** `/v1/wallets/{id}` → `/v1/wallets/:id` for express. */
 export const toExpressPath = (path: string) => path.replace(/\{(\w+)\}/g, ':$1')
+
+/** A page of ledger records rendered to their wire shape. */
+export const presentPage = <T, R>(page: ListResult<T>, present: (item: T) => R): ListResult<R> => ({ items: page.items.map(present), total: page.total })

@@ -7,6 +7,7 @@ import { formatAmount, toBaseUnits } from '../money.js'
 import type { AccountState, Metadata, WalletRecord, WalletStatus, WalletType } from '../store/records.js'
 import type { Store } from '../store/store.js'
 import { credit } from './balances.js'
+import { newestFirst } from './page.js'
 import { decimalsOf, presentBalance } from './present.js'
 
 export interface CreateWalletInput {
@@ -69,16 +70,17 @@ export function createWalletService(deps: { store: Store; clock: Clock; publishe
 
     /** Newest first. */
     list(account: AccountState, filter: WalletFilter, offset: number, limit: number) {
-      const matching = [...account.wallets.values()].filter(
+      return newestFirst(
+        account.wallets.values(),
         (w) =>
           (!filter.network || w.network === filter.network) &&
           (!filter.currency || w.currency === filter.currency) &&
           (!filter.type || w.type === filter.type) &&
           (!filter.status || w.status === filter.status) &&
-          (!filter.external_user_id || w.metadata.external_user_id === filter.external_user_id),
+          (filter.external_user_id === undefined || w.metadata.external_user_id === filter.external_user_id),
+        offset,
+        limit,
       )
-      matching.reverse()
-      return { items: matching.slice(offset, offset + limit), total: matching.length }
     },
 
     update(account: AccountState, id: string, input: UpdateWalletInput): WalletRecord {

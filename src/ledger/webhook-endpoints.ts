@@ -6,6 +6,7 @@ import { newId } from '../ids.js'
 import { createRng } from '../rng.js'
 import type { AccountState, WebhookEndpointRecord } from '../store/records.js'
 import type { Store } from '../store/store.js'
+import { newestFirst } from './page.js'
 
 export type WebhookEndpointService = ReturnType<typeof createWebhookEndpointService>
 
@@ -61,8 +62,7 @@ export function createWebhookEndpointService(deps: { store: Store; clock: Clock 
 
     /** Newest first. */
     list(account: AccountState, offset: number, limit: number) {
-      const all = [...account.webhooks.values()].reverse()
-      return { items: all.slice(offset, offset + limit), total: all.length }
+      return newestFirst(account.webhooks.values(), () => true, offset, limit)
     },
 
     get,

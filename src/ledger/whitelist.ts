@@ -4,6 +4,7 @@ import { ApiError, notFound } from '../errors.js'
 import { newId } from '../ids.js'
 import type { AccountState, WhitelistRecord } from '../store/records.js'
 import type { Store } from '../store/store.js'
+import { newestFirst } from './page.js'
 
 export type WhitelistService = ReturnType<typeof createWhitelistService>
 
@@ -30,8 +31,7 @@ export function createWhitelistService(deps: { store: Store; clock: Clock }) {
 
     /** Newest first. */
     list(account: AccountState, filter: { network?: Network }, offset: number, limit: number) {
-      const matching = [...account.whitelist.values()].filter((e) => !filter.network || e.network === filter.network).reverse()
-      return { items: matching.slice(offset, offset + limit), total: matching.length }
+      return newestFirst(account.whitelist.values(), (e) => !filter.network || e.network === filter.network, offset, limit)
     },
 
     remove(account: AccountState, id: string): WhitelistRecord {

@@ -4,7 +4,7 @@ import { IdParams } from '../../schemas/common.js'
 import { CreatePaymentSchema, ListPaymentsQuery, PaymentSchema } from '../../schemas/payment.js'
 import { presentPayment } from '../../ledger/present.js'
 import type { RequestContext } from '../context.js'
-import { defineRoute } from '../route.js'
+import { defineRoute, presentPage } from '../route.js'
 
 const tag = 'Payments'
 
@@ -49,10 +49,7 @@ export const paymentRoutes = [
     method: 'get', path: '/v1/payments', operationId: 'listPayments', summary: 'List payments, newest first', tag, scope: 'payments:read',
     request: { query: ListPaymentsQuery },
     status: 200, response: PaymentSchema, list: true,
-    handler: ({ query: { limit, offset, ...filter } }, ctx) => {
-      const page = ctx.deps.services.payments.list(ctx.account, filter, offset, limit)
-      return { items: page.items.map(presentPayment), total: page.total }
-    },
+    handler: ({ query: { limit, offset, ...filter } }, ctx) => presentPage(ctx.deps.services.payments.list(ctx.account, filter, offset, limit), presentPayment),
   }),
   defineRoute({
     method: 'get', path: '/v1/payments/{id}', operationId: 'getPayment', summary: 'Retrieve a payment', tag, scope: 'payments:read',

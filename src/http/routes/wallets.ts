@@ -1,7 +1,7 @@
 import { IdParams } from '../../schemas/common.js'
 import { BalanceSchema, CreateWalletSchema, ListWalletsQuery, UpdateWalletSchema, WalletSchema } from '../../schemas/wallet.js'
 import { presentBalance, presentWallet } from '../../ledger/present.js'
-import { defineRoute } from '../route.js'
+import { defineRoute, presentPage } from '../route.js'
 
 const tag = 'Wallets'
 
@@ -16,10 +16,7 @@ export const walletRoutes = [
     method: 'get', path: '/v1/wallets', operationId: 'listWallets', summary: 'List wallets, newest first', tag, scope: 'wallets:read',
     request: { query: ListWalletsQuery },
     status: 200, response: WalletSchema, list: true,
-    handler: ({ query: { limit, offset, ...filter } }, ctx) => {
-      const page = ctx.deps.services.wallets.list(ctx.account, filter, offset, limit)
-      return { items: page.items.map(presentWallet), total: page.total }
-    },
+    handler: ({ query: { limit, offset, ...filter } }, ctx) => presentPage(ctx.deps.services.wallets.list(ctx.account, filter, offset, limit), presentWallet),
   }),
   defineRoute({
     method: 'get', path: '/v1/wallets/{id}', operationId: 'getWallet', summary: 'Retrieve a wallet', tag, scope: 'wallets:read',

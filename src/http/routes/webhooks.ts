@@ -7,7 +7,7 @@ import {
   WebhookEndpointSchema,
 } from '../../schemas/webhook.js'
 import { presentWebhookEndpoint } from '../../ledger/present.js'
-import { defineRoute } from '../route.js'
+import { defineRoute, presentPage } from '../route.js'
 
 const tag = 'Webhook endpoints'
 
@@ -25,10 +25,7 @@ export const webhookRoutes = [
     method: 'get', path: '/v1/webhooks', operationId: 'listWebhookEndpoints', summary: 'List webhook endpoints, newest first', tag, scope: 'webhooks:read',
     request: { query: ListWebhookEndpointsQuery },
     status: 200, response: WebhookEndpointSchema, list: true,
-    handler: ({ query: { limit, offset } }, ctx) => {
-      const page = ctx.deps.services.webhookEndpoints.list(ctx.account, offset, limit)
-      return { items: page.items.map(presentWebhookEndpoint), total: page.total }
-    },
+    handler: ({ query: { limit, offset } }, ctx) => presentPage(ctx.deps.services.webhookEndpoints.list(ctx.account, offset, limit), presentWebhookEndpoint),
   }),
   defineRoute({
     method: 'get', path: '/v1/webhooks/{id}', operationId: 'getWebhookEndpoint', summary: 'Retrieve a webhook endpoint', tag, scope: 'webhooks:read',

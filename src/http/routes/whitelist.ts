@@ -1,7 +1,7 @@
 import { DeletedSchema, IdParams } from '../../schemas/common.js'
 import { CreateWhitelistedAddressSchema, ListWhitelistQuery, WhitelistedAddressSchema } from '../../schemas/whitelist.js'
 import { presentWhitelisted } from '../../ledger/present.js'
-import { defineRoute } from '../route.js'
+import { defineRoute, presentPage } from '../route.js'
 
 const tag = 'Whitelisted addresses'
 
@@ -16,10 +16,7 @@ export const whitelistRoutes = [
     method: 'get', path: '/v1/whitelisted_addresses', operationId: 'listWhitelistedAddresses', summary: 'List whitelisted addresses, newest first', tag, scope: 'whitelist:read',
     request: { query: ListWhitelistQuery },
     status: 200, response: WhitelistedAddressSchema, list: true,
-    handler: ({ query: { limit, offset, ...filter } }, ctx) => {
-      const page = ctx.deps.services.whitelist.list(ctx.account, filter, offset, limit)
-      return { items: page.items.map(presentWhitelisted), total: page.total }
-    },
+    handler: ({ query: { limit, offset, ...filter } }, ctx) => presentPage(ctx.deps.services.whitelist.list(ctx.account, filter, offset, limit), presentWhitelisted),
   }),
   defineRoute({
     method: 'delete', path: '/v1/whitelisted_addresses/{id}', operationId: 'deleteWhitelistedAddress', summary: 'Remove a whitelisted address', tag, scope: 'whitelist:write',
