@@ -92,7 +92,6 @@ export function createDeliveryLog(limitPerAccount = MAX_DELIVERIES_PER_ACCOUNT) 
       return list
     },
 
-    accountIds: (): string[] => [...byAccount.keys()],
   }
 }
 

@@ -19,8 +19,6 @@ export interface WebhookEngine {
   retry(id: string): Promise<Delivery | undefined>
   /** Resolves once no attempt is queued or in flight (scheduled retries wait on the clock and do not count). */
   idle(): Promise<void>
-  /** Forgets an account's deliveries and cancels their retries (reset). Without an id: every account. */
-  dropAccount(accountId?: string): void
   close(): void
 }
 
@@ -224,11 +222,6 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
     idle() {
       if (busy === 0) return Promise.resolve()
       return new Promise((resolve) => idleWaiters.push(resolve))
-    },
-    dropAccount(accountId) {
-      if (accountId !== undefined) return dropAccount(accountId)
-      for (const id of log.accountIds()) dropAccount(id)
-      idRngs.clear()
     },
     close() {
       closed = true

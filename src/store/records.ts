@@ -55,8 +55,6 @@ export interface WalletRecord {
 }
 
 export type PaymentStatus = 'pending' | 'processing' | 'completed' | 'failed'
-export const PAYMENT_STATUSES: readonly PaymentStatus[] = ['pending', 'processing', 'completed', 'failed']
-export const FINAL_STATUSES: ReadonlySet<PaymentStatus> = new Set(['completed', 'failed'])
 
 /** How a payment will end, decided when it is created (CONTRACT.md section 8). */
 export interface SettlementPlan {

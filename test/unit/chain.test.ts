@@ -52,7 +52,6 @@ function strKey(version: number, payload: Uint8Array): string {
 }
 
 const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567'
-const BASE58 = '123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz'
 
 describe('EVM addresses', () => {
   const eip55Vectors = [
