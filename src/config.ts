@@ -1,5 +1,5 @@
 import { fileURLToPath } from 'node:url'
-import { z } from 'zod'
+import * as z from 'zod'
 
 /** Where the fixtures shipped with the package live (`fixtures/` next to `src/` or `dist/`). */
 export const DEFAULT_FIXTURES_DIR = fileURLToPath(new URL('../fixtures', import.meta.url))

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { ApiError } from '../errors.js'
 import { defineRoute } from '../http/route.js'
 import { FAILURE_MESSAGES, DEFAULT_FAILURE_CODE, type FailureCode } from '../ledger/failures.js'

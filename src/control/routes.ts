@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { wallClockMs } from '../clock.js'
 import { ApiError } from '../errors.js'
 import { defineRoute } from '../http/route.js'

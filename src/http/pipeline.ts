@@ -1,5 +1,5 @@
 import type { Request, RequestHandler, Response } from 'express'
-import { z } from 'zod'
+import * as z from 'zod'
 import { ApiError } from '../errors.js'
 import { assertIpAllowed, assertScope, bearerKey, resolveKey } from './auth.js'
 import { readBody, type RawBody } from './body.js'

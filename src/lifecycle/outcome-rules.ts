@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { addressKey, type Network } from '../chain/networks.js'
 import { newId } from '../ids.js'
 import type { Rng } from '../rng.js'

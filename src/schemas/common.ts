@@ -1,5 +1,5 @@
 import { whenPresent } from './messages.js'
-import { z } from 'zod'
+import * as z from 'zod'
 import { CURRENCIES, NETWORKS } from '../chain/networks.js'
 import { AMOUNT_PATTERN } from '../money.js'
 import { ERRORS, type ErrorCode } from '../errors.js'

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { isIpEntry } from '../http/auth.js'
 import { FAILURE_CODES } from '../ledger/failures.js'
 import { SCOPES } from '../store/records.js'

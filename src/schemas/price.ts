@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { TimestampSchema } from './common.js'
 
 /** One quote of one pair, as `GET /v1/prices` and the stream's `price` messages carry it. */

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { NETWORKS } from '../chain/networks.js'
 import { restoreRng, type RngState } from '../rng.js'
 import { PaymentIndex } from './payment-index.js'

@@ -1,6 +1,6 @@
 import type { Low } from 'lowdb'
 import type { JSONFile } from 'lowdb/node'
-import { z } from 'zod'
+import * as z from 'zod'
 import { accountFromData, accountToData, DataSchema, emptyData, keysFromData, type Data } from './data.js'
 import type { AccountState, KeyRecord } from './records.js'
 

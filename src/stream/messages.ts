@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { ApiError, type ErrorCode } from '../errors.js'
 import type { WalletNotification } from '../events/bus.js'
 import { parseOrThrow } from '../http/validate.js'

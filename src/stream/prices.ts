@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { readFixture } from '../fixtures.js'
 import { createRng } from '../rng.js'
 

@@ -1,4 +1,4 @@
-import { z } from 'zod'
+import * as z from 'zod'
 import { buildOpenApiDocument, type OpenApiDocument } from '../../openapi.js'
 import { VERSION } from '../../version.js'
 import { defineRoute, type AnyRoute } from '../route.js'
