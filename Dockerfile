@@ -1,7 +1,7 @@
 # wallet-sandbox as a container: docker build -t wallet-sandbox . && docker run --rm -p 4400:4400 wallet-sandbox
 # Configure it with WALLET_SANDBOX_* variables (every flag has one), e.g. -e WALLET_SANDBOX_SETTLE=instant.
 
-# --- build: compile TypeScript to dist/ ----------------------------------------------------
+# --- build: compile TypeScript to dist/, bundle the CLI and make its V8 code cache -------------
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
 COPY package.json package-lock.json ./
@@ -9,6 +9,9 @@ RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY tsconfig.json tsconfig.build.json ./
 COPY src ./src
 COPY scripts ./scripts
+# The build starts the CLI once to make the code cache, which reads the fixtures; the cache
+# fits the runtime stage because both stages run the same Node.
+COPY fixtures ./fixtures
 RUN npm run build
 
 # --- runtime: production dependencies and compiled code only ------------------------------

@@ -1,0 +1,79 @@
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { loadBundle } from '../../src/code-cache.js'
+
+const SOURCE = "const path = require('node:path'); module.exports = { add: (a, b) => a + b, where: path.basename(__filename) }\n"
+
+describe('loadBundle (V8 code cache for the CLI bundle)', () => {
+  let dir: string
+  let caches: string
+  let copies = 0
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'code-cache-test-'))
+    caches = join(dir, 'caches')
+  })
+  afterEach(() => rmSync(dir, { recursive: true, force: true }))
+
+  /**
+   * The bundle's text in a file of its own. V8 keeps scripts it compiled in memory by text and file
+   * name, and would answer a second load of the same file from there without reading any cache;
+   * a new file name per load makes each one behave like a fresh process.
+   */
+  function bundleFile(source = SOURCE): string {
+    const folder = join(dir, `copy-${++copies}`)
+    mkdirSync(folder)
+    writeFileSync(join(folder, 'bundle.cjs'), source)
+    return join(folder, 'bundle.cjs')
+  }
+
+  const cacheFiles = () => readdirSync(caches).filter((file) => file.endsWith('.v8cache'))
+
+  it('runs the bundle as CommonJS, makes a cache, and uses it on the next load', () => {
+    const first = loadBundle(bundleFile(), [caches])
+    expect(first.cache).toBe('none')
+    expect((first.exports.add as (a: number, b: number) => number)(2, 3)).toBe(5)
+    expect(first.exports.where).toBe('bundle.cjs')
+    first.saveCache()
+    expect(cacheFiles()).toHaveLength(1)
+
+    const second = loadBundle(bundleFile(), [caches])
+    expect(second.cache).toBe('accepted')
+    expect((second.exports.add as (a: number, b: number) => number)(4, 5)).toBe(9)
+  })
+
+  it('never reads a cache made for other text, even of the same length', () => {
+    loadBundle(bundleFile(), [caches]).saveCache()
+    const changed = loadBundle(bundleFile(SOURCE.replace('a + b', 'a - b')), [caches])
+    expect(changed.cache).toBe('none')
+    expect((changed.exports.add as (a: number, b: number) => number)(4, 5)).toBe(-1)
+  })
+
+  it('compiles as usual when V8 rejects a cache, and replaces it', () => {
+    loadBundle(bundleFile(), [caches]).saveCache()
+    writeFileSync(join(caches, cacheFiles()[0]!), 'not a V8 code cache')
+    const rejected = loadBundle(bundleFile(), [caches])
+    expect(rejected.cache).toBe('rejected')
+    expect((rejected.exports.add as (a: number, b: number) => number)(1, 1)).toBe(2)
+    rejected.saveCache()
+    expect(loadBundle(bundleFile(), [caches]).cache).toBe('accepted')
+  })
+
+  it('reads the folders in order and writes only to the first', () => {
+    const shipped = join(dir, 'shipped')
+    loadBundle(bundleFile(), [shipped]).saveCache()
+    const fromShipped = loadBundle(bundleFile(), [caches, shipped])
+    expect(fromShipped.cache).toBe('accepted')
+    fromShipped.saveCache()
+    expect(readdirSync(dir)).not.toContain('caches')
+  })
+
+  it('starts anyway when the cache folder cannot be written', () => {
+    const notAFolder = join(dir, 'file')
+    writeFileSync(notAFolder, '')
+    const loaded = loadBundle(bundleFile(), [notAFolder])
+    expect(() => loaded.saveCache()).not.toThrow()
+    expect(loadBundle(bundleFile(), [notAFolder]).cache).toBe('none')
+  })
+})
