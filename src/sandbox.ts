@@ -5,6 +5,7 @@ import { createClock, type Clock } from './clock.js'
 import type { Config } from './config.js'
 import { controlRoutes } from './control/routes.js'
 import { createSandboxControl, type SandboxControl } from './control/sandbox-control.js'
+import { snapshotRoutes } from './control/snapshot-routes.js'
 import { webhookControlRoutes } from './control/webhook-routes.js'
 import { ApiError } from './errors.js'
 import { createBus, type Bus } from './events/bus.js'
@@ -106,7 +107,7 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
   }
   const prices = loadPriceModel(fixtures.dir, config.seed)
   const stream = createStreamServer({ config, clock, store, accounts, bus, model: prices, nextRequestId: () => `req_${http.requestIds.base62(24)}`, logger }, options.stream)
-  const routes: AnyRoute[] = [...priceRoutes(prices), ...walletRoutes, ...paymentRoutes, ...whitelistRoutes, ...webhookRoutes, ...controlRoutes, ...webhookControlRoutes(webhooks)]
+  const routes: AnyRoute[] = [...priceRoutes(prices), ...walletRoutes, ...paymentRoutes, ...whitelistRoutes, ...webhookRoutes, ...controlRoutes, ...snapshotRoutes, ...webhookControlRoutes(webhooks)]
   routes.push(openApiRoute(routes))
   const app = createApp(deps, http, routes, options.beforeRoutes)
 

@@ -1,7 +1,7 @@
 import type { z } from 'zod'
 import type { FailureCode } from '../ledger/failures.js'
 import type { CreateOutcomeRuleSchema, OutcomeRuleSchema } from '../lifecycle/outcome-rules.js'
-import type { ClockSchema, CreatedKeySchema, CreateKeySchema, MagicAddressSchema, ResetResultSchema } from '../schemas/control.js'
+import type { ClockSchema, CreatedKeySchema, CreateKeySchema, MagicAddressSchema, ResetResultSchema, RestoreResultSchema, SnapshotSchema } from '../schemas/control.js'
 import type { PaymentSchema } from '../schemas/payment.js'
 import type { DeliverySchema } from '../schemas/webhook.js'
 import type { WalletSchema } from '../schemas/wallet.js'
@@ -22,6 +22,9 @@ export type SandboxOutcomeRuleInput = z.input<typeof CreateOutcomeRuleSchema>
 export type SandboxCreateKeyInput = z.input<typeof CreateKeySchema>
 export type SandboxCreatedKey = z.output<typeof CreatedKeySchema>
 export type SandboxMagicAddress = z.output<typeof MagicAddressSchema>
+/** The whole state, as `GET /_sandbox/snapshot` answers it (the `--data-file` format plus `taken_at`). */
+export type SandboxSnapshot = z.input<typeof SnapshotSchema>
+export type SandboxRestoreResult = z.output<typeof RestoreResultSchema>
 /** One webhook delivery: an event sent to one endpoint, with every attempt. */
 export type SandboxDelivery = z.output<typeof DeliverySchema>
 
@@ -82,6 +85,10 @@ export interface ControlClient {
   deposit(walletId: string, amount: string, options?: { from_address?: string }): Promise<SandboxWallet>
   /** Back to the fixtures: everything, or only the account of `api_key`. */
   reset(options?: { api_key?: string }): Promise<SandboxResetResult>
+  /** The whole state as JSON; `restore` it later (say, before each test) to go back to exactly that. */
+  snapshot(): Promise<SandboxSnapshot>
+  /** Replaces the whole state with a snapshot; the clock stays where it is. */
+  restore(snapshot: SandboxSnapshot): Promise<SandboxRestoreResult>
   deliveries(filter?: DeliveryFilter): Promise<SandboxDelivery[]>
   retryDelivery(deliveryId: string): Promise<SandboxDelivery>
   addOutcome(rule: SandboxOutcomeRuleInput): Promise<SandboxOutcomeRule>
@@ -134,6 +141,8 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     processPayment: (paymentId) => request('POST', `/payments/${id(paymentId)}/process`),
     deposit: (walletId, amount, extra = {}) => request('POST', `/wallets/${id(walletId)}/deposit`, { amount, ...extra }),
     reset: (input = {}) => request('POST', '/reset', input),
+    snapshot: () => request('GET', '/snapshot'),
+    restore: (snapshot) => request('POST', '/restore', snapshot),
     deliveries: (filter = {}) => request('GET', `/webhooks/deliveries${query(filter)}`),
     retryDelivery: (deliveryId) => request('POST', `/webhooks/deliveries/${id(deliveryId)}/retry`),
     addOutcome: (rule) => request('POST', '/outcomes', rule),

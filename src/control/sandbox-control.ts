@@ -5,6 +5,7 @@ import type { Accounts } from '../ledger/accounts.js'
 import type { OutcomeRules } from '../lifecycle/outcome-rules.js'
 import type { Screening } from '../lifecycle/screening.js'
 import type { AccountState, PaymentRecord, WalletRecord } from '../store/records.js'
+import type { Data } from '../store/data.js'
 import type { Store } from '../store/store.js'
 
 /** What the control API does that no single ledger service owns: resets and cross-account look-ups. */
@@ -30,6 +31,18 @@ export function createSandboxControl(deps: { store: Store; accounts: Accounts; c
       rules.clear()
       screening.clear()
       accounts.ensureDefault()
+    },
+
+    /**
+     * Replaces the whole state with a snapshot (already validated). Observers first drop what they
+     * hold for the accounts that go away, as on a reset; settlement then picks up the restored
+     * payments that were on their way. The clock is not part of a snapshot and stays where it is.
+     */
+    restore(data: Data): void {
+      for (const id of store.accounts.keys()) forget(id)
+      store.replace(data)
+      accounts.ensureDefault()
+      bus.emit('state.restored')
     },
 
     /** One account back to its seeded state; its keys stay valid. */

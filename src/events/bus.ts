@@ -37,6 +37,8 @@ interface BusEvents {
   wallet: [WalletNotification]
   /** An account was reset or removed: subscribers drop what they hold for it. */
   'account.reset': [string]
+  /** The whole state was replaced by a snapshot (`POST /_sandbox/restore`), after every `account.reset`. */
+  'state.restored': []
 }
 
 /**

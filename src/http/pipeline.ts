@@ -38,7 +38,7 @@ export function createRouteHandler(route: AnyRoute, deps: AppDeps, http: HttpSer
         if (http.limiter) setHeaders(res, http.limiter.take(key.key))
       }
 
-      const body: RawBody = route.request?.body ? await readBody(req, { limit: config.bodyLimit, lenient: config.lenient }) : { kind: 'empty' }
+      const body: RawBody = route.request?.body ? await readBody(req, { limit: Math.max(route.bodyLimit ?? 0, config.bodyLimit), lenient: config.lenient }) : { kind: 'empty' }
 
       const idempotencyKey = req.headers['idempotency-key']
       if (route.method === 'post' && route.auth !== 'control' && idempotencyKey !== undefined && ctx.account) {

@@ -30,6 +30,8 @@ export interface RouteDef<P extends Schema = Schema, Q extends Schema = Schema, 
   list?: boolean
   /** Send what the handler returns as the whole body, without the envelope (the OpenAPI document). */
   raw?: boolean
+  /** The largest body this route takes, when it needs more than `--body-limit` (a restore takes a whole snapshot). */
+  bodyLimit?: number
   /** Errors the handler itself can answer, for the OpenAPI document. */
   errors?: ErrorCode[]
   handler: (input: { params: z.output<P>; query: z.output<Q>; body: z.output<B> }, ctx: RequestContext) => unknown

@@ -64,7 +64,8 @@ export function createSettlement(deps: { config: Config; clock: Clock; store: St
   }
 
   /**
-   * A sandbox restarted on its data file picks up the payments that were on their way. Payments a
+   * A sandbox restarted on its data file, or restored from a snapshot, picks up the payments that
+   * were on their way. Payments a
    * control call took over (their plan is cleared) or whose plan waits stay where they are.
    */
   function resume(): void {
@@ -78,6 +79,7 @@ export function createSettlement(deps: { config: Config; clock: Clock; store: St
 
   if (config.settle !== 'manual') {
     resume()
+    deps.bus.on('state.restored', resume)
     deps.bus.on('event', (event) => {
       if (event.type !== 'payment.created') return
       const account = store.accounts.get(event.account_id)

@@ -1,6 +1,7 @@
 import * as z from 'zod'
 import { isIpEntry } from '../http/auth.js'
 import { FAILURE_CODES } from '../ledger/failures.js'
+import { DataSchema, firstInconsistency } from '../store/data.js'
 import { SCOPES } from '../store/records.js'
 import { AmountSchema, NetworkSchema } from './common.js'
 
@@ -56,3 +57,16 @@ export const ClockSchema = z.object({ mode: z.enum(['real', 'manual']), now: z.s
 export const AdvanceClockSchema = z.strictObject({
   ms: z.number({ error: 'ms must be a number of milliseconds' }).int({ error: 'ms must be a whole number' }).min(0, { error: 'ms must not be negative' }).max(10 * 365 * 24 * 3600 * 1000),
 })
+
+/**
+ * `GET /_sandbox/snapshot` and `POST /_sandbox/restore`: the data file's format (src/store/data.ts)
+ * plus the sandbox time it was taken at, so a `--data-file` file can be restored too.
+ */
+export const SnapshotSchema = DataSchema.extend({ taken_at: z.string().optional().describe('Sandbox time of the snapshot (ignored by restore).') })
+  .superRefine((data, ctx) => {
+    const inconsistency = firstInconsistency(data)
+    if (inconsistency) ctx.addIssue({ code: 'custom', path: inconsistency.path, message: `The snapshot is inconsistent: ${inconsistency.problem}` })
+  })
+  .meta({ id: 'SandboxSnapshot' })
+
+export const RestoreResultSchema = z.object({ restored: z.literal(true), accounts: z.number().int(), keys: z.number().int() })

@@ -140,3 +140,40 @@ export function accountFromData(data: AccountData): AccountState {
 }
 
 export const keysFromData = (data: Data): KeyRecord[] => data.keys.map((k) => ({ ...k, scopes: [...k.scopes], allowed_ips: [...k.allowed_ips] }))
+
+/** A reference between records that does not hold: where (a path into the data) and what. */
+export interface Inconsistency {
+  path: Array<string | number>
+  problem: string
+}
+
+/**
+ * What the schema cannot see: references between records. A data file or snapshot whose key
+ * points at no account, or whose payment moves money out of a wallet that is not there, would
+ * load and then fail on first use; it is refused instead, naming the first such problem.
+ */
+export function firstInconsistency(data: Data): Inconsistency | undefined {
+  const accountIds = new Set<string>()
+  for (const [index, { account, wallets, payments }] of data.accounts.entries()) {
+    if (accountIds.has(account.id)) return { path: ['accounts', index, 'account', 'id'], problem: `the account id '${account.id}' appears twice` }
+    accountIds.add(account.id)
+    const walletIds = new Set<string>()
+    for (const [w, wallet] of wallets.entries()) {
+      if (walletIds.has(wallet.id)) return { path: ['accounts', index, 'wallets', w, 'id'], problem: `the wallet id '${wallet.id}' appears twice` }
+      walletIds.add(wallet.id)
+    }
+    for (const [p, payment] of payments.entries()) {
+      if (!walletIds.has(payment.source)) return { path: ['accounts', index, 'payments', p, 'source'], problem: `no wallet '${payment.source}' in account '${account.id}'` }
+      if (payment.destination_type === 'wallet' && !walletIds.has(payment.destination)) {
+        return { path: ['accounts', index, 'payments', p, 'destination'], problem: `no wallet '${payment.destination}' in account '${account.id}'` }
+      }
+    }
+  }
+  const keys = new Set<string>()
+  for (const [index, key] of data.keys.entries()) {
+    if (keys.has(key.key)) return { path: ['keys', index, 'key'], problem: `the key '${key.key}' appears twice` }
+    keys.add(key.key)
+    if (!accountIds.has(key.account_id)) return { path: ['keys', index, 'account_id'], problem: `no account '${key.account_id}'` }
+  }
+  return undefined
+}

@@ -1,7 +1,7 @@
 import type { Low } from 'lowdb'
 import type { JSONFile } from 'lowdb/node'
 import * as z from 'zod'
-import { accountFromData, accountToData, DataSchema, emptyData, keysFromData, type Data } from './data.js'
+import { accountFromData, accountToData, DataSchema, emptyData, firstInconsistency, keysFromData, type Data } from './data.js'
 import type { AccountState, KeyRecord } from './records.js'
 
 /**
@@ -113,6 +113,8 @@ async function readDataFile(file: JSONFile<Data>, path: string): Promise<Data | 
       `Data file ${path} does not match the ledger's schema:\n${z.prettifyError(parsed.error)}\nThe file was left untouched; fix it or pass another --data-file.`,
     )
   }
+  const inconsistency = firstInconsistency(parsed.data)
+  if (inconsistency) throw new StoreLoadError(`Data file ${path} is inconsistent at ${inconsistency.path.join('.')}: ${inconsistency.problem}. The file was left untouched; fix it or pass another --data-file.`)
   return parsed.data
 }
 

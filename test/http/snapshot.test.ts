@@ -1,0 +1,122 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { createControlClient } from '../../src/control/client.js'
+import { institutionalWallet, startTestSandbox, type TestSandbox } from '../helpers/start-test-sandbox.js'
+
+const EXTERNAL = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed'
+
+let sb: TestSandbox
+afterEach(() => sb?.close())
+
+async function pay(amount = '1.00') {
+  const wallet = await institutionalWallet(sb, 'polygon', 'USDC')
+  const res = await sb.api.post('/v1/payments').set(sb.auth()).send({ amount, currency: 'USDC', source_wallet: wallet.id, recipient: EXTERNAL }).expect(201)
+  return { payment: res.body.data as { id: string; status: string }, wallet }
+}
+const balance = async (walletId: string) => (await sb.api.get(`/v1/wallets/${walletId}/balance`).set(sb.auth()).expect(200)).body.data
+const snapshot = async () => (await sb.api.get('/_sandbox/snapshot').expect(200)).body.data
+
+describe('GET /_sandbox/snapshot and POST /_sandbox/restore', () => {
+  it('takes the whole state and puts it back: balances, payments, keys and rules as they were', async () => {
+    sb = await startTestSandbox()
+    const { payment, wallet } = await pay('10.00')
+    await sb.api.post('/_sandbox/outcomes').send({ match: { network: 'polygon' }, outcome: 'failed' }).expect(201)
+    const before = await balance(wallet.id)
+    const taken = await snapshot()
+    expect(taken).toMatchObject({ version: 1, taken_at: '2026-01-01T00:00:00.000Z' })
+    expect(taken.accounts[0].payments).toHaveLength(1)
+
+    // Everything that happens after the snapshot…
+    await sb.api.post(`/_sandbox/payments/${payment.id}/complete`).expect(200)
+    await pay('5.00')
+    const key = (await sb.api.post('/_sandbox/keys').send({}).expect(201)).body.data.key
+    await sb.api.delete('/_sandbox/outcomes').expect(200)
+
+    // …is undone by the restore.
+    const restored = await sb.api.post('/_sandbox/restore').send(taken).expect(200)
+    expect(restored.body.data).toEqual({ restored: true, accounts: 1, keys: 3 })
+    expect(await balance(wallet.id)).toEqual(before)
+    const list = (await sb.api.get('/v1/payments').set(sb.auth()).expect(200)).body
+    expect(list.data.map((p: { id: string; status: string }) => [p.id, p.status])).toEqual([[payment.id, 'pending']])
+    expect((await sb.api.get('/_sandbox/accounts').query({ api_key: key }).expect(200)).body.data).toEqual([])
+    expect((await sb.api.get('/_sandbox/outcomes').expect(200)).body.data).toHaveLength(1)
+    const { taken_at: _a, ...state } = taken
+    const { taken_at: _b, ...again } = await snapshot()
+    expect(again).toEqual(state)
+  })
+
+  it('continues the same way after a restore: the next ids are the ones the snapshot would have given', async () => {
+    sb = await startTestSandbox()
+    const taken = await snapshot()
+    const first = await pay()
+    await sb.api.post('/_sandbox/restore').send(taken).expect(200)
+    const second = await pay()
+    expect(second.payment.id).toBe(first.payment.id)
+  })
+
+  it('leaves the clock where it is and resumes automatic settlement of restored payments', async () => {
+    sb = await startTestSandbox({ settle: 'auto' })
+    const { payment } = await pay()
+    const taken = await snapshot()
+    await sb.api.post('/_sandbox/clock/advance').send({ ms: 60_000 }).expect(200)
+    expect((await sb.api.get(`/v1/payments/${payment.id}`).set(sb.auth()).expect(200)).body.data.status).toBe('completed')
+
+    await sb.api.post('/_sandbox/restore').send(taken).expect(200)
+    expect((await sb.api.get('/_sandbox/clock').expect(200)).body.data.now).toBe('2026-01-01T00:01:00.000Z')
+    expect((await sb.api.get(`/v1/payments/${payment.id}`).set(sb.auth()).expect(200)).body.data.status).toBe('pending')
+    await sb.api.post('/_sandbox/clock/advance').send({ ms: 60_000 }).expect(200)
+    expect((await sb.api.get(`/v1/payments/${payment.id}`).set(sb.auth()).expect(200)).body.data.status).toBe('completed')
+  })
+
+  it('takes a snapshot larger than --body-limit', async () => {
+    sb = await startTestSandbox({ bodyLimit: 1024 })
+    const taken = await snapshot()
+    expect(JSON.stringify(taken).length).toBeGreaterThan(1024)
+    await sb.api.post('/_sandbox/restore').send(taken).expect(200)
+  })
+
+  it('refuses a document that is not a snapshot, and changes nothing', async () => {
+    sb = await startTestSandbox()
+    const { wallet } = await pay()
+    const before = await snapshot()
+    const restore = (body: unknown) => sb.api.post('/_sandbox/restore').send(body as object)
+
+    const missing = await restore({ accounts: [], keys: [] }).expect(400)
+    expect(missing.body.error).toMatchObject({ code: 'parameter_missing', param: 'version' })
+
+    const badUnits = structuredClone(before)
+    badUnits.accounts[0].wallets[0].available = '12.5'
+    expect((await restore(badUnits).expect(400)).body.error).toMatchObject({ code: 'parameter_invalid', param: 'accounts.0.wallets.0.available' })
+
+    const orphanKey = structuredClone(before)
+    orphanKey.keys[0].account_id = 'acct_nobody'
+    const orphan = await restore(orphanKey).expect(400)
+    expect(orphan.body.error).toMatchObject({ code: 'parameter_invalid', param: 'keys.0.account_id' })
+    expect(orphan.body.error.message).toContain("no account 'acct_nobody'")
+
+    const lostSource = structuredClone(before)
+    lostSource.accounts[0].wallets = lostSource.accounts[0].wallets.filter((w: { id: string }) => w.id !== wallet.id)
+    expect((await restore(lostSource).expect(400)).body.error).toMatchObject({ code: 'parameter_invalid', param: 'accounts.0.payments.0.source' })
+
+    await restore('not json at all').set('Content-Type', 'application/json').expect(400)
+    const { taken_at: _a, ...state } = before
+    const { taken_at: _b, ...after } = await snapshot()
+    expect(after).toEqual(state)
+  })
+
+  it('works through the typed control client', async () => {
+    sb = await startTestSandbox()
+    const control = createControlClient({ baseUrl: sb.url })
+    const taken = await control.snapshot()
+    const { payment } = await pay()
+    expect(await control.restore(taken)).toEqual({ restored: true, accounts: 1, keys: 3 })
+    await sb.api.get(`/v1/payments/${payment.id}`).set(sb.auth()).expect(404)
+  })
+
+  it('needs the control token when one is set', async () => {
+    sb = await startTestSandbox({ controlToken: 'secret-token' })
+    expect((await sb.api.get('/_sandbox/snapshot').expect(401)).body.error.code).toBe('control_token_invalid')
+    const taken = (await sb.api.get('/_sandbox/snapshot').set('Authorization', 'Bearer secret-token').expect(200)).body.data
+    expect((await sb.api.post('/_sandbox/restore').send(taken).expect(401)).body.error.code).toBe('control_token_invalid')
+    await sb.api.post('/_sandbox/restore').set('Authorization', 'Bearer secret-token').send(taken).expect(200)
+  })
+})
