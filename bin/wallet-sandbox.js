@@ -8,6 +8,6 @@ import { fileURLToPath } from 'node:url'
 import { loadBundle } from '../dist/code-cache.js'
 
 const dist = fileURLToPath(new URL('../dist/', import.meta.url))
-const cli = loadBundle(join(dist, 'cli.bundle.cjs'), [join(tmpdir(), 'wallet-sandbox-code-cache'), dist])
+const cli = loadBundle(join(dist, 'cli.bundle.cjs'), [join(tmpdir(), `wallet-sandbox-code-cache-${process.getuid?.() ?? 'user'}`), dist])
 await cli.exports.main()
 cli.saveCache()

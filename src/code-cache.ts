@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto'
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
 import { basename, dirname, join } from 'node:path'
 import { Script } from 'node:vm'
@@ -26,11 +26,14 @@ export interface LoadedBundle {
  * source against a cache: a cache is never read for any text but its own. V8 itself rejects a
  * cache made by another V8 version or with other flags, and the bundle is then compiled as usual.
  * `cacheDirs` are tried in order; the first is where a new cache is written.
+ *
+ * A cache is code that runs: one is read only from a folder that this user or root owns and nobody
+ * else may write to, so that another user of a shared temp folder cannot plant one.
  */
 export function loadBundle(bundleFile: string, cacheDirs: string[]): LoadedBundle {
   const source = readFileSync(bundleFile, 'utf8')
   const cacheName = `${basename(bundleFile)}.${createHash('sha1').update(source).digest('hex').slice(0, 16)}.v8cache`
-  const cachedData = cacheDirs.map((dir) => readIfPresent(join(dir, cacheName))).find((data) => data !== undefined)
+  const cachedData = cacheDirs.filter(isTrusted).map((dir) => readIfPresent(join(dir, cacheName))).find((data) => data !== undefined)
 
   // The same wrapper Node puts around a CommonJS module, so the bundle sees what it would under require().
   const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
@@ -49,7 +52,8 @@ export function loadBundle(bundleFile: string, cacheDirs: string[]): LoadedBundl
       const dir = cacheDirs[0]
       if (cache === 'accepted' || dir === undefined) return
       try {
-        mkdirSync(dir, { recursive: true })
+        mkdirSync(dir, { recursive: true, mode: 0o700 })
+        if (!isTrusted(dir)) return
         // Write then rename: parallel starts (a CI matrix) never read a half-written cache.
         const partial = join(dir, `${cacheName}.${process.pid}.partial`)
         writeFileSync(partial, script.createCachedData())
@@ -66,5 +70,16 @@ function readIfPresent(file: string): Buffer | undefined {
     return readFileSync(file)
   } catch {
     return undefined
+  }
+}
+
+function isTrusted(dir: string): boolean {
+  try {
+    const { uid, mode } = statSync(dir)
+    const me = process.getuid?.()
+    // Windows has no uids, and there the temp folder is per user anyway.
+    return me === undefined || ((uid === me || uid === 0) && (mode & 0o022) === 0)
+  } catch {
+    return false
   }
 }

@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -67,6 +67,14 @@ describe('loadBundle (V8 code cache for the CLI bundle)', () => {
     expect(fromShipped.cache).toBe('accepted')
     fromShipped.saveCache()
     expect(readdirSync(dir)).not.toContain('caches')
+  })
+
+  it('reads no cache from a folder that others may write to', () => {
+    loadBundle(bundleFile(), [caches]).saveCache()
+    chmodSync(caches, 0o777)
+    expect(loadBundle(bundleFile(), [caches]).cache).toBe('none')
+    chmodSync(caches, 0o700)
+    expect(loadBundle(bundleFile(), [caches]).cache).toBe('accepted')
   })
 
   it('starts anyway when the cache folder cannot be written', () => {
