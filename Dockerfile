@@ -25,6 +25,7 @@ RUN npm ci --omit=dev --no-audit --no-fund --ignore-scripts && npm cache clean -
 COPY --from=build /app/dist ./dist
 COPY bin ./bin
 COPY fixtures ./fixtures
+COPY dashboard ./dashboard
 # A writable place for --data-file (WALLET_SANDBOX_DATA_FILE=/data/ledger.json); mount a volume here to keep it.
 RUN mkdir -p /data && chown node:node /data
 USER node

@@ -1,4 +1,5 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express'
+import { mountDashboard } from '../dashboard.js'
 import { ApiError } from '../errors.js'
 import type { Rng } from '../rng.js'
 import type { AppDeps, RequestContext } from './context.js'
@@ -21,7 +22,7 @@ export interface HttpServices {
   onResponse?: (req: Request, res: Response, ctx: { requestId: string; durationMs: number }) => void
 }
 
-/** Builds the express app: one handler per route object, then 405 per known path, then 404. */
+/** Builds the express app: the dashboard's files, one handler per route object, then 405 per known path, then 404. */
 export function createApp(deps: AppDeps, http: HttpServices, routes: AnyRoute[], extra: (app: Express) => void = () => {}): Express {
   const app = express()
   app.disable('x-powered-by')
@@ -40,6 +41,8 @@ export function createApp(deps: AppDeps, http: HttpServices, routes: AnyRoute[],
   })
 
   extra(app)
+  // Static files, not route objects: they are not part of the API, so not of its OpenAPI document.
+  mountDashboard(app)
 
   const methodsByPath = new Map<string, string[]>()
   for (const route of routes) {

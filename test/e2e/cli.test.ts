@@ -118,6 +118,17 @@ describe('start-up', () => {
     expect(await stop(proc)).toBe('exit 0')
   })
 
+  it('serves the dashboard the banner names, from the bundled CLI', async () => {
+    const proc = await start(['--log-format', 'pretty', '--control-token', 'cli-secret'])
+    const dashboardUrl = /dashboard\s+(\S+)/.exec(proc.stdout())![1]!
+    expect(dashboardUrl).toBe(`${proc.url}/_sandbox/ui`)
+    const page = await fetch(dashboardUrl)
+    expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8'])
+    expect(await page.text()).toContain('/_sandbox/ui/app.js')
+    expect((await fetch(`${proc.url}/_sandbox/ui/app.js`)).status).toBe(200)
+    expect(await stop(proc)).toBe('exit 0')
+  })
+
   it('reads WALLET_SANDBOX_* variables, and a flag wins over its variable', async () => {
     const proc = await start(['--log-format', 'pretty', '--envelope', 'bare'], { WALLET_SANDBOX_AUTH: 'strict', WALLET_SANDBOX_ENVELOPE: 'wrapped', WALLET_SANDBOX_LENIENT: '1' })
     expect(proc.stdout()).toMatch(/auth=strict envelope=bare/)

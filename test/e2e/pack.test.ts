@@ -33,7 +33,7 @@ beforeAll(async () => {
   // Pack a copy of the sources, so that the build inside `npm pack` starts from no dist/ and never
   // rewrites the dist/ that other tests may be running.
   const project = join(work, 'project')
-  for (const entry of ['package.json', 'README.md', 'tsconfig.json', 'tsconfig.build.json', 'src', 'scripts', 'bin', 'fixtures']) {
+  for (const entry of ['package.json', 'README.md', 'tsconfig.json', 'tsconfig.build.json', 'src', 'scripts', 'bin', 'fixtures', 'dashboard']) {
     cpSync(join(ROOT, entry), join(project, entry), { recursive: true })
   }
   symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'), 'dir')
@@ -87,9 +87,10 @@ const exitOf = (child: ChildProcessWithoutNullStreams) =>
   new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolveExit) => child.once('exit', (code, signal) => resolveExit({ code, signal })))
 
 describe('the packed package', () => {
-  it('ships the compiled code, the bin, the fixtures and type declarations, and no sources or tests', () => {
+  it('ships the compiled code, the bin, the fixtures, the dashboard and type declarations, and no sources or tests', () => {
     expect(tarballFiles).toEqual(expect.arrayContaining([
       'package.json', 'README.md', 'bin/wallet-sandbox.js', 'dist/cli.js', 'dist/public.js', 'dist/public.d.ts', 'fixtures/accounts.json',
+      'dashboard/index.html', 'dashboard/app.js', 'dashboard/style.css',
     ]))
     expect(tarballFiles.filter((name) => /^(src|test|bench|scripts)\/|\.map$|^tsconfig/.test(name))).toEqual([])
   })
@@ -121,6 +122,9 @@ describe('the packed package', () => {
       expect(((await health.json()) as { data: unknown }).data).toMatchObject({ status: 'ok', version: pkg.version })
       const wallets = await fetch(`${url}/v1/wallets`, { headers: { authorization: 'Bearer sk_test_sandbox_default_key' } })
       expect(wallets.status).toBe(200)
+      // The bundled CLI finds the dashboard's files in the installed package.
+      const dashboard = await fetch(`${url}/_sandbox/ui/app.js`)
+      expect([dashboard.status, dashboard.headers.get('content-type')]).toEqual([200, 'text/javascript; charset=utf-8'])
     } finally {
       const exited = exitOf(child)
       const started = performance.now()
@@ -130,7 +134,7 @@ describe('the packed package', () => {
     }
     expect(lines.every((line) => line.startsWith('{'))).toBe(true)
     const requests = lines.map((line) => JSON.parse(line)).filter((entry) => entry.message === 'request')
-    expect(requests.map((entry) => [entry.method, entry.path, entry.status])).toEqual([['GET', '/_sandbox/health', 200], ['GET', '/v1/wallets', 200]])
+    expect(requests.map((entry) => [entry.method, entry.path, entry.status])).toEqual([['GET', '/_sandbox/health', 200], ['GET', '/v1/wallets', 200], ['GET', '/_sandbox/ui/app.js', 200]])
     expect(requests[1]).toMatchObject({ key_suffix: '_key', request_id: expect.stringMatching(/^req_/), duration_ms: expect.any(Number) })
     expect(lines.join('\n')).not.toContain('Bearer')
   })
@@ -142,7 +146,8 @@ describe('the packed package', () => {
       'const clock = await sandbox.control.advanceClock(1000)',
       'const now: string = clock.now',
       'const health = await fetch(`${sandbox.baseUrl}/_sandbox/health`)',
-      'console.log(JSON.stringify({ url: sandbox.url, apiKey: sandbox.apiKey, status: health.status, now }))',
+      'const dashboard = await fetch(`${sandbox.baseUrl}/_sandbox/ui`)',
+      'console.log(JSON.stringify({ url: sandbox.url, apiKey: sandbox.apiKey, status: health.status, dashboard: dashboard.status, now }))',
       'await sandbox.close()',
     ].join('\n'))
     writeFileSync(join(consumer, 'tsconfig.json'), JSON.stringify({
@@ -155,6 +160,6 @@ describe('the packed package', () => {
     const js = readFileSync(join(consumer, 'use.ts'), 'utf8').replace(', type RunningSandbox', '').replace(': RunningSandbox', '').replace(': string', '')
     writeFileSync(join(consumer, 'use.mjs'), js)
     const { stdout } = await run(process.execPath, ['use.mjs'], { cwd: consumer })
-    expect(JSON.parse(stdout)).toEqual({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/v1$/), apiKey: 'sk_test_sandbox_default_key', status: 200, now: '2026-01-01T00:00:01.000Z' })
+    expect(JSON.parse(stdout)).toEqual({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/v1$/), apiKey: 'sk_test_sandbox_default_key', status: 200, dashboard: 200, now: '2026-01-01T00:00:01.000Z' })
   }, 20_000)
 })

@@ -1,0 +1,71 @@
+// Requests from the dashboard: the control API under /_sandbox (with the control token once the
+// sandbox has asked for it) and the REST API under /v1 with an account's own key.
+
+const TOKEN_KEY = 'wallet-sandbox.control-token'
+
+/** An error answer of the sandbox, with its code and its message (written for people). */
+export class RequestError extends Error {
+  constructor(status, code, message) {
+    super(message)
+    this.status = status
+    this.code = code
+  }
+}
+
+/** The control API wants a token: none was given yet, or the one given was refused. */
+export class TokenRequired extends Error {
+  constructor(refused) {
+    super(refused ? 'The sandbox refused that control token.' : 'The control API needs the token given to --control-token.')
+    this.refused = refused
+  }
+}
+
+/** Kept in sessionStorage: asked once, forgotten when the tab closes. */
+export const controlToken = {
+  get: () => sessionStorage.getItem(TOKEN_KEY),
+  set: (token) => sessionStorage.setItem(TOKEN_KEY, token),
+  clear: () => sessionStorage.removeItem(TOKEN_KEY),
+}
+
+async function request(path, { method = 'GET', body, bearer } = {}) {
+  const headers = { Accept: 'application/json' }
+  if (bearer) headers.Authorization = `Bearer ${bearer}`
+  if (body !== undefined) headers['Content-Type'] = 'application/json'
+  let response
+  try {
+    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' })
+  } catch {
+    throw new RequestError(0, 'no_answer', 'The sandbox did not answer: is it still running?')
+  }
+  const text = await response.text()
+  let json
+  try {
+    json = JSON.parse(text)
+  } catch {
+    json = undefined
+  }
+  if (!response.ok) {
+    const error = json?.error
+    throw new RequestError(response.status, error?.code ?? 'http_error', error?.message ?? `HTTP ${response.status} from ${method} ${path}`)
+  }
+  return json
+}
+
+/** A control call; answers the `data` of the envelope. */
+export async function control(path, options = {}) {
+  const token = controlToken.get()
+  try {
+    return (await request(`/_sandbox${path}`, { ...options, bearer: token ?? undefined })).data
+  } catch (error) {
+    if (error instanceof RequestError && error.code === 'control_token_invalid') {
+      controlToken.clear()
+      throw new TokenRequired(token !== null)
+    }
+    throw error
+  }
+}
+
+/** A `/v1` list read with the account's key; lists keep `data` in both envelope modes. */
+export async function list(key, path) {
+  return (await request(`/v1${path}`, { bearer: key })).data
+}

@@ -1,0 +1,79 @@
+import { readFile } from 'node:fs/promises'
+import type { Express, NextFunction, Request, Response } from 'express'
+import { ApiError } from './errors.js'
+
+/**
+ * The dashboard at /_sandbox/ui (CONTRACT.md section 10): static files that hold no data, so they are
+ * served without the control token; the page reads everything through the token-protected control
+ * API and through /v1 with the account's key.
+ *
+ * The files ship in `dashboard/` at the package root. This module sits directly in src/ so that
+ * `../dashboard/` finds them from src/ (tests), dist/ (the library) and dist/cli.bundle.cjs (the CLI
+ * bundle, where import.meta.url is the bundle's own file).
+ */
+const DASHBOARD_DIR = new URL('../dashboard/', import.meta.url)
+const DASHBOARD_PATH = '/_sandbox/ui'
+
+/** The only files served: a fixed list, so no request path ever reaches the file system. */
+const HTML = 'text/html; charset=utf-8'
+const JS = 'text/javascript; charset=utf-8'
+const ASSETS = new Map<string, { file: string; type: string }>([
+  ['', { file: 'index.html', type: HTML }],
+  ['index.html', { file: 'index.html', type: HTML }],
+  ['app.js', { file: 'app.js', type: JS }],
+  ['api.js', { file: 'api.js', type: JS }],
+  ['dom.js', { file: 'dom.js', type: JS }],
+  ['views.js', { file: 'views.js', type: JS }],
+  ['style.css', { file: 'style.css', type: 'text/css; charset=utf-8' }],
+  ['favicon.svg', { file: 'favicon.svg', type: 'image/svg+xml' }],
+])
+
+/** Same-origin scripts, styles and requests only: no inline code, no third party, no framing. */
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self'",
+  "connect-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ')
+
+const HEADERS = {
+  'Content-Security-Policy': CONTENT_SECURITY_POLICY,
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'no-referrer',
+  // A new version of the package must show its new page, not a cached one.
+  'Cache-Control': 'no-cache',
+}
+
+/** Serves the dashboard's files; any other path under /_sandbox/ui falls through to the 404. */
+export function mountDashboard(app: Express): void {
+  // Read once, on first use: the files never change while the package is installed.
+  const loaded = new Map<string, Promise<Buffer>>()
+  const load = (file: string) => {
+    let content = loaded.get(file)
+    if (!content) {
+      content = readFile(new URL(file, DASHBOARD_DIR))
+      content.catch(() => loaded.delete(file)) // a failed read (a 500) is tried again next time
+      loaded.set(file, content)
+    }
+    return content
+  }
+  const asset = (req: Request) => ASSETS.get((req.params as { file?: string }).file ?? '')
+  // Express matches /_sandbox/ui/ with the first path too (routing is not strict about a final slash).
+  const paths = [DASHBOARD_PATH, `${DASHBOARD_PATH}/:file`]
+
+  app.get(paths, async (req: Request, res: Response, next: NextFunction) => {
+    const found = asset(req)
+    if (!found) return next()
+    const content = await load(found.file)
+    res.status(200).set({ ...HEADERS, 'Content-Type': found.type, 'Content-Length': String(content.length) })
+    res.end(content) // node sends no body to a HEAD request
+  })
+  app.all(paths, (req: Request, _res: Response, next: NextFunction) => {
+    if (!asset(req)) return next()
+    throw new ApiError('method_not_allowed', `${req.path} is a page of the dashboard; it supports GET, HEAD.`, { headers: { Allow: 'GET, HEAD' } })
+  })
+}
