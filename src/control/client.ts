@@ -1,7 +1,8 @@
 import type { z } from 'zod'
 import type { FailureCode } from '../ledger/failures.js'
+import type { CreateFaultSchema, FaultSchema } from './fault-rules.js'
 import type { CreateOutcomeRuleSchema, OutcomeRuleSchema } from '../lifecycle/outcome-rules.js'
-import type { ClockSchema, CreatedKeySchema, CreateKeySchema, MagicAddressSchema, ResetResultSchema } from '../schemas/control.js'
+import type { ClockSchema, CreatedKeySchema, CreateKeySchema, MagicAddressSchema, RequestJournalEntrySchema, ResetResultSchema } from '../schemas/control.js'
 import type { PaymentSchema } from '../schemas/payment.js'
 import type { DeliverySchema } from '../schemas/webhook.js'
 import type { WalletSchema } from '../schemas/wallet.js'
@@ -22,6 +23,10 @@ export type SandboxOutcomeRuleInput = z.input<typeof CreateOutcomeRuleSchema>
 export type SandboxCreateKeyInput = z.input<typeof CreateKeySchema>
 export type SandboxCreatedKey = z.output<typeof CreatedKeySchema>
 export type SandboxMagicAddress = z.output<typeof MagicAddressSchema>
+export type SandboxFault = z.output<typeof FaultSchema>
+export type SandboxFaultInput = z.input<typeof CreateFaultSchema>
+/** One `/v1` request of the journal (`GET /_sandbox/requests`). */
+export type SandboxRequest = z.output<typeof RequestJournalEntrySchema>
 /** One webhook delivery: an event sent to one endpoint, with every attempt. */
 export type SandboxDelivery = z.output<typeof DeliverySchema>
 
@@ -35,6 +40,16 @@ export interface DeliveryFilter {
   event_id?: string
   endpoint_id?: string
   status?: SandboxDelivery['status']
+  limit?: number
+  offset?: number
+}
+
+export interface RequestFilter {
+  method?: string
+  /** Exact, or a prefix ending in `*`: `/v1/payments*`. */
+  path?: string
+  status?: number
+  account_id?: string
   limit?: number
   offset?: number
 }
@@ -89,7 +104,14 @@ export interface ControlClient {
   clearOutcomes(): Promise<{ deleted: number }>
   createKey(input?: SandboxCreateKeyInput): Promise<SandboxCreatedKey>
   magic(): Promise<SandboxMagicAddress[]>
-  /** Any other control call: `request('POST', '/faults', {...})` (the path is relative to `/_sandbox`). */
+  /** Injects a fault into matching `/v1` requests: `addFault({ match: { path: '/v1/payments' }, fault: 'commit_then_drop', times: 1 })`. */
+  addFault(fault: SandboxFaultInput): Promise<SandboxFault>
+  listFaults(): Promise<SandboxFault[]>
+  removeFaults(): Promise<{ deleted: number }>
+  removeFault(faultId: string): Promise<{ id: string; object: 'fault'; deleted: true }>
+  /** Recent `/v1` requests, newest first (one page: `limit` 1–100, default 20). */
+  requests(filter?: RequestFilter): Promise<SandboxRequest[]>
+  /** Any other control call: `request('POST', '/reset', {...})` (the path is relative to `/_sandbox`). */
   request<T = unknown>(method: string, path: string, body?: unknown): Promise<T>
 }
 
@@ -141,6 +163,11 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     clearOutcomes: () => request('DELETE', '/outcomes'),
     createKey: (input = {}) => request('POST', '/keys', input),
     magic: () => request('GET', '/magic'),
+    addFault: (fault) => request('POST', '/faults', fault),
+    listFaults: () => request('GET', '/faults'),
+    removeFaults: () => request('DELETE', '/faults'),
+    removeFault: (faultId) => request('DELETE', `/faults/${id(faultId)}`),
+    requests: (filter = {}) => request('GET', `/requests${query(filter)}`),
     request,
   }
 }
