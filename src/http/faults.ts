@@ -47,6 +47,7 @@ export function createFaults(deps: { config: Pick<Config, 'latency' | 'errorRate
       if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs))
 
       if (globalError) throw new ApiError('service_unavailable', `The sandbox injected this failure (--error-rate ${errorRate}); retry the request.`)
+      // A deciding rule is never a latency rule (those only add to the wait); the check narrows the type.
       if (!rule || rule.fault === 'latency') return undefined
       if (rule.fault === 'error') {
         const message = `The sandbox injected this failure (fault ${rule.id}); retry the request.`
