@@ -3,6 +3,8 @@ import type { AddressInfo } from 'node:net'
 import type { Express } from 'express'
 import { createClock, type Clock } from './clock.js'
 import type { Config } from './config.js'
+import { createFaultRules } from './control/fault-rules.js'
+import { faultControlRoutes } from './control/fault-routes.js'
 import { controlRoutes } from './control/routes.js'
 import { createSandboxControl, type SandboxControl } from './control/sandbox-control.js'
 import { snapshotRoutes } from './control/snapshot-routes.js'
@@ -15,9 +17,10 @@ import { createWebhookEngine, type WebhookEngine } from './events/webhooks.js'
 import { loadFixtures, type Fixtures } from './fixtures.js'
 import { createApp, type HttpServices } from './http/app.js'
 import type { AppDeps } from './http/context.js'
-import { createGlobalFaults } from './http/global-faults.js'
+import { createFaults } from './http/faults.js'
 import { createIdempotency } from './http/idempotency.js'
 import { createRateLimiter } from './http/rate-limit.js'
+import { createRequestJournal } from './http/request-journal.js'
 import type { AnyRoute } from './http/route.js'
 import { openApiRoute } from './http/routes/openapi.js'
 import { paymentRoutes } from './http/routes/payments.js'
@@ -87,10 +90,13 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
   const services = createServices({ config, store, clock, publisher })
   const rules = createOutcomeRules({ store, rng: createRng(config.seed, 'outcome-rules') })
   const screening = createScreening({ fixtures, store })
-  const control = createSandboxControl({ store, accounts, clock, bus, rules, screening })
+  const faultRules = createFaultRules({ store, rng: createRng(config.seed, 'fault-rules') })
+  const journal = createRequestJournal()
+  const control = createSandboxControl({ store, accounts, clock, bus, rules, screening, faults: faultRules, journal })
   createSettlement({ config, clock, store, bus, fixtures, payments: services.payments, decide: createOutcomeDecider({ fixtures, rules, screening }) })
 
   const deps: AppDeps = { config, clock, store, accounts, services, control, fixtures }
+  const faults = createFaults({ config, rules: faultRules })
   const http: HttpServices = {
     limiter: config.rateLimit > 0 ? createRateLimiter(config.rateLimit) : undefined,
     idempotency: createIdempotency({ store, clock }),
@@ -103,11 +109,12 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
     },
     logError: (error) => logger.error('Internal error', error),
     onResponse: config.quiet ? undefined : options.requestLog,
-    beforeHandler: createGlobalFaults(config),
+    faults,
+    journal,
   }
   const prices = loadPriceModel(fixtures.dir, config.seed)
   const stream = createStreamServer({ config, clock, store, accounts, bus, model: prices, nextRequestId: () => `req_${http.requestIds.base62(24)}`, logger }, options.stream)
-  const routes: AnyRoute[] = [...priceRoutes(prices), ...walletRoutes, ...paymentRoutes, ...whitelistRoutes, ...webhookRoutes, ...controlRoutes, ...snapshotRoutes, ...webhookControlRoutes(webhooks)]
+  const routes: AnyRoute[] = [...priceRoutes(prices), ...walletRoutes, ...paymentRoutes, ...whitelistRoutes, ...webhookRoutes, ...controlRoutes, ...faultControlRoutes, ...snapshotRoutes, ...webhookControlRoutes(webhooks)]
   routes.push(openApiRoute(routes))
   const app = createApp(deps, http, routes, options.beforeRoutes)
 
@@ -128,6 +135,7 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
     },
     async close() {
       await stream.close()
+      faults.close()
       clock.close()
       webhooks.close()
       if (server) {

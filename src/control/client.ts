@@ -1,7 +1,8 @@
 import type { z } from 'zod'
 import type { FailureCode } from '../ledger/failures.js'
+import type { CreateFaultSchema, FaultSchema } from './fault-rules.js'
 import type { CreateOutcomeRuleSchema, OutcomeRuleSchema } from '../lifecycle/outcome-rules.js'
-import type { ClockSchema, CreatedKeySchema, CreateKeySchema, MagicAddressSchema, ResetResultSchema, RestoreResultSchema, SnapshotSchema } from '../schemas/control.js'
+import type { ClockSchema, CreatedKeySchema, CreateKeySchema, MagicAddressSchema, RequestJournalEntrySchema, ResetResultSchema, RestoreResultSchema, SnapshotSchema } from '../schemas/control.js'
 import type { PaymentSchema } from '../schemas/payment.js'
 import type { DeliverySchema } from '../schemas/webhook.js'
 import type { WalletSchema } from '../schemas/wallet.js'
@@ -25,6 +26,10 @@ export type SandboxMagicAddress = z.output<typeof MagicAddressSchema>
 /** The whole state, as `GET /_sandbox/snapshot` answers it (the `--data-file` format plus `taken_at`). */
 export type SandboxSnapshot = z.input<typeof SnapshotSchema>
 export type SandboxRestoreResult = z.output<typeof RestoreResultSchema>
+export type SandboxFault = z.output<typeof FaultSchema>
+export type SandboxFaultInput = z.input<typeof CreateFaultSchema>
+/** One `/v1` request of the journal (`GET /_sandbox/requests`). */
+export type SandboxRequest = z.output<typeof RequestJournalEntrySchema>
 /** One webhook delivery: an event sent to one endpoint, with every attempt. */
 export type SandboxDelivery = z.output<typeof DeliverySchema>
 
@@ -38,6 +43,16 @@ export interface DeliveryFilter {
   event_id?: string
   endpoint_id?: string
   status?: SandboxDelivery['status']
+  limit?: number
+  offset?: number
+}
+
+export interface RequestFilter {
+  method?: string
+  /** Exact, or a prefix ending in `*`: `/v1/payments*`. */
+  path?: string
+  status?: number
+  account_id?: string
   limit?: number
   offset?: number
 }
@@ -96,7 +111,14 @@ export interface ControlClient {
   clearOutcomes(): Promise<{ deleted: number }>
   createKey(input?: SandboxCreateKeyInput): Promise<SandboxCreatedKey>
   magic(): Promise<SandboxMagicAddress[]>
-  /** Any other control call: `request('POST', '/faults', {...})` (the path is relative to `/_sandbox`). */
+  /** Injects a fault into matching `/v1` requests: `addFault({ match: { path: '/v1/payments' }, fault: 'commit_then_drop', times: 1 })`. */
+  addFault(fault: SandboxFaultInput): Promise<SandboxFault>
+  listFaults(): Promise<SandboxFault[]>
+  removeFaults(): Promise<{ deleted: number }>
+  removeFault(faultId: string): Promise<{ id: string; object: 'fault'; deleted: true }>
+  /** Recent `/v1` requests, newest first (one page: `limit` 1–100, default 20). */
+  requests(filter?: RequestFilter): Promise<SandboxRequest[]>
+  /** Any other control call: `request('POST', '/reset', {...})` (the path is relative to `/_sandbox`). */
   request<T = unknown>(method: string, path: string, body?: unknown): Promise<T>
 }
 
@@ -150,6 +172,11 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     clearOutcomes: () => request('DELETE', '/outcomes'),
     createKey: (input = {}) => request('POST', '/keys', input),
     magic: () => request('GET', '/magic'),
+    addFault: (fault) => request('POST', '/faults', fault),
+    listFaults: () => request('GET', '/faults'),
+    removeFaults: () => request('DELETE', '/faults'),
+    removeFault: (faultId) => request('DELETE', `/faults/${id(faultId)}`),
+    requests: (filter = {}) => request('GET', `/requests${query(filter)}`),
     request,
   }
 }

@@ -1,16 +1,27 @@
 import type { Clock } from '../clock.js'
 import { notFound } from '../errors.js'
 import type { Bus } from '../events/bus.js'
+import type { RequestJournal } from '../http/request-journal.js'
 import type { Accounts } from '../ledger/accounts.js'
 import type { OutcomeRules } from '../lifecycle/outcome-rules.js'
 import type { Screening } from '../lifecycle/screening.js'
 import type { AccountState, PaymentRecord, WalletRecord } from '../store/records.js'
 import type { Data } from '../store/data.js'
 import type { Store } from '../store/store.js'
+import type { FaultRules } from './fault-rules.js'
 
 /** What the control API does that no single ledger service owns: resets and cross-account look-ups. */
-export function createSandboxControl(deps: { store: Store; accounts: Accounts; clock: Clock; bus: Bus; rules: OutcomeRules; screening: Screening }) {
-  const { store, accounts, clock, bus, rules, screening } = deps
+export function createSandboxControl(deps: {
+  store: Store
+  accounts: Accounts
+  clock: Clock
+  bus: Bus
+  rules: OutcomeRules
+  screening: Screening
+  faults: FaultRules
+  journal: RequestJournal
+}) {
+  const { store, accounts, clock, bus, rules, screening, faults, journal } = deps
 
   function forget(accountId: string): void {
     clock.cancelTagged(accountId)
@@ -20,6 +31,8 @@ export function createSandboxControl(deps: { store: Store; accounts: Accounts; c
   return {
     rules,
     screening,
+    faults,
+    journal,
 
     /** Everything back to the fixtures: accounts provisioned since start-up are gone (open auth re-creates them on use). */
     resetAll(): void {
@@ -30,6 +43,8 @@ export function createSandboxControl(deps: { store: Store; accounts: Accounts; c
       })
       rules.clear()
       screening.clear()
+      faults.clear()
+      journal.clear()
       accounts.ensureDefault()
     },
 
@@ -49,6 +64,8 @@ export function createSandboxControl(deps: { store: Store; accounts: Accounts; c
     resetAccount(accountId: string): AccountState {
       forget(accountId)
       rules.clear(accountId)
+      faults.clear(new Set([...store.keys.values()].filter((key) => key.account_id === accountId).map((key) => key.key)))
+      journal.clear(accountId)
       return accounts.reset(accountId)
     },
 

@@ -2,10 +2,12 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import { mountDashboard } from '../dashboard.js'
 import { ApiError } from '../errors.js'
 import type { Rng } from '../rng.js'
-import type { AppDeps, RequestContext } from './context.js'
+import type { AppDeps } from './context.js'
+import type { Faults } from './faults.js'
 import type { Idempotency } from './idempotency.js'
 import { createRouteHandler } from './pipeline.js'
 import type { RateLimiter } from './rate-limit.js'
+import type { RequestJournal } from './request-journal.js'
 import { renderError, send } from './respond.js'
 import { toExpressPath, type AnyRoute } from './route.js'
 
@@ -16,10 +18,12 @@ export interface HttpServices {
   requestIds: Rng
   checkControlToken(header: string | undefined): void
   logError(error: unknown): void
-  /** Runs after idempotency and before validation (global latency and error-rate faults). */
-  beforeHandler?: (req: Request, ctx: RequestContext) => Promise<void> | void
+  /** Injected faults (`--latency`, `--error-rate`, `/_sandbox/faults`), between idempotency and validation. */
+  faults?: Faults
   /** Called once per answered request, for the request log. */
   onResponse?: (req: Request, res: Response, ctx: { requestId: string; durationMs: number }) => void
+  /** Keeps recent `/v1` requests for `GET /_sandbox/requests`, answered or not. */
+  journal?: RequestJournal
 }
 
 /** Builds the express app: the dashboard's files, one handler per route object, then 405 per known path, then 404. */
@@ -33,9 +37,14 @@ export function createApp(deps: AppDeps, http: HttpServices, routes: AnyRoute[],
     const requestId = `req_${http.requestIds.base62(24)}`
     res.locals.requestId = requestId
     res.setHeader('X-Request-Id', requestId)
-    if (http.onResponse) {
-      const started = performance.now()
-      res.on('finish', () => http.onResponse!(req, res, { requestId: res.getHeader('X-Request-Id') as string, durationMs: performance.now() - started }))
+    const started = performance.now()
+    // X-Request-Id as sent: an idempotent replay carries the first request's id.
+    const done = () => ({ requestId: res.getHeader('X-Request-Id') as string, durationMs: performance.now() - started })
+    if (http.onResponse) res.on('finish', () => http.onResponse!(req, res, done()))
+    // 'close' also comes for requests that never got an answer (dropped, held, abandoned by the client).
+    if (http.journal) {
+      const at = deps.clock.nowIso()
+      res.on('close', () => http.journal!.record(req, res, { ...done(), at }))
     }
     next()
   })

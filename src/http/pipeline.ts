@@ -15,7 +15,7 @@ const NO_PARAMS = z.object({})
 
 /**
  * Turns a route object into an express handler that runs the checks in the contract's order:
- * authentication → rate limit → idempotency → body and parameters → the handler.
+ * authentication → rate limit → idempotency → injected faults → body and parameters → the handler.
  */
 export function createRouteHandler(route: AnyRoute, deps: AppDeps, http: HttpServices): RequestHandler {
   const { config } = deps
@@ -26,12 +26,16 @@ export function createRouteHandler(route: AnyRoute, deps: AppDeps, http: HttpSer
     const ctx = { deps, requestId, ip: req.socket.remoteAddress ?? '' } as RequestContext
     let idempotent: IdempotencyRecord | undefined
     let validated = false
+    // commit_then_drop: the request runs to the end, then the answer is thrown away with the connection.
+    let dropAnswer = false
+    const answer = (rendered: Rendered) => (dropAnswer ? http.faults!.cut(res, 'commit_then_drop') : send(res, rendered))
     try {
       if (route.auth === 'control') http.checkControlToken(req.headers.authorization)
       else if (route.auth !== 'none') {
         const { account, key } = resolveKey(bearerKey(req.headers.authorization), { store: deps.store, accounts: deps.accounts, mode: config.auth })
         ctx.account = account
         ctx.key = key
+        res.locals.accountId = account.account.id
         assertIpAllowed(key, ctx.ip)
         assertScope(key, route.scope)
         // Headers go out on every answer from here on, errors included.
@@ -52,7 +56,14 @@ export function createRouteHandler(route: AnyRoute, deps: AppDeps, http: HttpSer
         idempotent = outcome.record
       }
 
-      await http.beforeHandler?.(req, ctx)
+      const fault = await http.faults?.before(req, res, ctx)
+      if (fault === 'drop' || fault === 'timeout') {
+        // Nothing ran: a retry with the same Idempotency-Key must run anew.
+        if (idempotent) http.idempotency.abandon(ctx.account, idempotent)
+        http.faults!.cut(res, fault)
+        return
+      }
+      dropAnswer = fault === 'commit_then_drop'
 
       if (body.kind === 'invalid_json') {
         throw new ApiError('invalid_json', 'The request body is not valid JSON. Check for trailing commas, unquoted keys or single quotes.')
@@ -70,14 +81,14 @@ export function createRouteHandler(route: AnyRoute, deps: AppDeps, http: HttpSer
         ? renderList(result as ListResult<unknown>, input.query as { limit: number; offset: number }, requestId)
         : renderResource(route.status, result, requestId, route.raw ? 'bare' : envelope)
       if (idempotent) http.idempotency.complete(ctx.account, idempotent, rendered.status, rendered.text)
-      send(res, rendered)
+      answer(rendered)
     } catch (error) {
       const rendered = renderError(error, requestId, http.logError)
       if (idempotent) {
         if (validated) http.idempotency.complete(ctx.account, idempotent, rendered.status, rendered.text)
         else http.idempotency.abandon(ctx.account, idempotent)
       }
-      send(res, rendered)
+      answer(rendered)
     }
   }
 }

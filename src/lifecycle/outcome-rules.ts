@@ -1,6 +1,6 @@
 import * as z from 'zod'
 import { addressKey, type Network } from '../chain/networks.js'
-import { newId } from '../ids.js'
+import { newUniqueId } from '../ids.js'
 import type { Rng } from '../rng.js'
 import type { PaymentRecord } from '../store/records.js'
 import type { Store } from '../store/store.js'
@@ -53,7 +53,7 @@ export function createOutcomeRules(deps: { store: Store; rng: Rng }) {
     list: () => rules(),
     add(input: RuleInput): OutcomeRule {
       const rule: OutcomeRule = {
-        id: newId('rule', deps.rng),
+        id: newUniqueId('rule', deps.rng, (id) => rules().some((rule) => rule.id === id)),
         match: input.match,
         outcome: input.outcome,
         failure_code: input.outcome === 'failed' ? (input.failure_code ?? 'network_congestion') : null,

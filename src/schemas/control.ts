@@ -1,9 +1,10 @@
 import * as z from 'zod'
+import { FAULT_KINDS } from '../control/fault-rules.js'
 import { isIpEntry } from '../http/auth.js'
 import { FAILURE_CODES } from '../ledger/failures.js'
 import { DataSchema, firstInconsistency } from '../store/data.js'
 import { SCOPES } from '../store/records.js'
-import { AmountSchema, NetworkSchema } from './common.js'
+import { AmountSchema, NetworkSchema, PageQuery, TimestampSchema } from './common.js'
 
 /** Request and response shapes of the control API (CONTRACT.md sections 10 and 13). */
 
@@ -70,3 +71,31 @@ export const SnapshotSchema = DataSchema.extend({ taken_at: z.string().optional(
   .meta({ id: 'SandboxSnapshot' })
 
 export const RestoreResultSchema = z.object({ restored: z.literal(true), accounts: z.number().int(), keys: z.number().int() })
+
+export const RequestJournalEntrySchema = z
+  .object({
+    id: z.string().meta({ description: 'The X-Request-Id of the answer (for an idempotent replay, the first request\'s id).' }),
+    method: z.string(),
+    path: z.string(),
+    query: z.string().nullable().meta({ description: 'The query string without "?", api_key values masked.' }),
+    status: z.number().int().nullable().meta({ description: 'null when no answer was sent (dropped, held, or the client went away).' }),
+    duration_ms: z.number(),
+    api_key: z.string().nullable().meta({ description: 'Masked: the key kind and its last 4 characters, such as sk_test_…_key.' }),
+    account_id: z.string().nullable(),
+    idempotency_key: z.string().nullable(),
+    replayed: z.boolean(),
+    fault: z.enum(FAULT_KINDS).nullable().meta({ description: 'The injected fault that decided the answer, or latency when only a delay was added.' }),
+    at: TimestampSchema,
+  })
+  .meta({ id: 'SandboxRequest' })
+
+export type RequestJournalEntry = z.infer<typeof RequestJournalEntrySchema>
+
+const METHOD_MESSAGE = 'method must be an HTTP method such as GET or POST'
+
+export const ListRequestsQuery = PageQuery.extend({
+  method: z.string().regex(/^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)$/i, { error: METHOD_MESSAGE }).optional(),
+  path: z.string().regex(/^\/[^*]*\*?$/, { error: 'path must be a path such as /v1/payments, or a prefix ending in * such as /v1/wallets/*' }).optional(),
+  status: z.string().regex(/^[1-5]\d\d$/, { error: 'status must be an HTTP status code such as 201' }).transform(Number).optional(),
+  account_id: z.string().min(1).optional(),
+}).strict()

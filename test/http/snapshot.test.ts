@@ -67,6 +67,23 @@ describe('GET /_sandbox/snapshot and POST /_sandbox/restore', () => {
     expect((await sb.api.get(`/v1/payments/${payment.id}`).set(sb.auth()).expect(200)).body.data.status).toBe('completed')
   })
 
+  it('gives rules created after a restore new ids, though their generator starts again from the seed', async () => {
+    sb = await startTestSandbox()
+    const outcome = (await sb.api.post('/_sandbox/outcomes').send({ match: { network: 'polygon' }, outcome: 'failed' }).expect(201)).body.data
+    const fault = (await sb.api.post('/_sandbox/faults').send({ fault: 'drop', match: { path: '/v1/payouts' } }).expect(201)).body.data
+    const taken = await snapshot()
+    await sb.close()
+
+    sb = await startTestSandbox() // same seed: its generators are where the first sandbox's started
+    await sb.api.post('/_sandbox/restore').send(taken).expect(200)
+    const nextOutcome = (await sb.api.post('/_sandbox/outcomes').send({ match: { network: 'solana' }, outcome: 'failed' }).expect(201)).body.data
+    const nextFault = (await sb.api.post('/_sandbox/faults').send({ fault: 'drop', match: { path: '/v1/wallets' } }).expect(201)).body.data
+    expect(nextOutcome.id).not.toBe(outcome.id)
+    expect(nextFault.id).not.toBe(fault.id)
+    await sb.api.delete(`/_sandbox/outcomes/${outcome.id}`).expect(200)
+    expect((await sb.api.get('/_sandbox/outcomes').expect(200)).body.data.map((rule: { id: string }) => rule.id)).toEqual([nextOutcome.id])
+  })
+
   it('takes a snapshot larger than --body-limit', async () => {
     sb = await startTestSandbox({ bodyLimit: 1024 })
     const taken = await snapshot()
