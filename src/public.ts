@@ -80,7 +80,7 @@ function toFlags(options: StartSandboxOptions): Partial<Record<ConfigKey, unknow
 
 export { createControlClient, SandboxControlError } from './control/client.js'
 export type {
-  ControlClient, ControlClientOptions, DeliveryFilter, FailPaymentInput, SandboxClock, SandboxCreatedKey, SandboxCreateKeyInput, SandboxDelivery,
+  AccountPaymentFilter, ControlClient, ControlClientOptions, DeliveryFilter, FailPaymentInput, PageOptions, SandboxClock, SandboxCreatedKey, SandboxCreateKeyInput, SandboxDelivery,
   SandboxHealth, SandboxMagicAddress, SandboxOutcomeRule, SandboxOutcomeRuleInput, SandboxPayment, SandboxResetResult, SandboxRestoreResult, SandboxSnapshot, SandboxWallet,
 } from './control/client.js'
 export { ConfigError }
