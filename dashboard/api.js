@@ -1,5 +1,6 @@
-// Requests from the dashboard: the control API under /_sandbox (with the control token once the
-// sandbox has asked for it) and the REST API under /v1 with an account's own key.
+// Requests from the dashboard, all to the control API under /_sandbox (with the control token once
+// the sandbox has asked for it). Never /v1: a read with an account's key would count toward that
+// key's rate limit and meet injected faults (CONTRACT.md section 7).
 
 const TOKEN_KEY = 'wallet-sandbox.control-token'
 
@@ -63,9 +64,4 @@ export async function control(path, options = {}) {
     }
     throw error
   }
-}
-
-/** A `/v1` list read with the account's key; lists keep `data` in both envelope modes. */
-export async function list(key, path) {
-  return (await request(`/v1${path}`, { bearer: key })).data
 }

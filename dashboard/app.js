@@ -1,7 +1,7 @@
 // The dashboard: reads the sandbox every couple of seconds, redraws what changed, and turns clicks
-// into control calls. No data lives in the page; it all comes from /_sandbox and /v1.
+// into control calls. No data lives in the page; it all comes from the control API under /_sandbox.
 
-import { control, controlToken, list, TokenRequired } from './api.js'
+import { control, controlToken, TokenRequired } from './api.js'
 import { byId } from './dom.js'
 import * as views from './views.js'
 
@@ -48,14 +48,6 @@ function askForToken(error) {
   byId('token-input').focus()
 }
 
-/** The key the page reads /v1 with: a secret key without an IP restriction when there is one. */
-function readKey(account) {
-  const canRead = (key) =>
-    key.type === 'secret' || ['wallets', 'payments'].every((resource) => key.scopes.some((scope) => scope === '*' || scope === `${resource}:read` || scope === `${resource}:write`))
-  const rank = (key) => (key.type === 'secret' ? 0 : 1) + (key.allowed_ips.length > 0 ? 2 : 0)
-  return account.keys.filter(canRead).sort((a, b) => rank(a) - rank(b))[0]
-}
-
 /**
  * One read of everything shown; a refresh asked for while one runs makes it run once more. A read's
  * problem replaces the previous read's and goes away with the next good read; a click's message
@@ -78,7 +70,7 @@ async function refresh() {
     show('accounts', { accounts, id: account?.id }, (data) => views.renderAccounts(data.accounts, data.id))
     show('keys', account, views.renderKeys)
     byId('content').hidden = false
-    if (account) problem = await refreshAccount(account)
+    if (account) await refreshAccount(account)
   } catch (error) {
     if (error instanceof TokenRequired) askForToken(error)
     else problem = describeError(error)
@@ -93,18 +85,17 @@ async function refresh() {
   }
 }
 
-/** Reads the account's wallets, payments and deliveries; answers a problem to show, or ''. */
+/** Reads the account's wallets, payments and deliveries. */
 async function refreshAccount(account) {
-  const key = readKey(account)
+  const id = encodeURIComponent(account.id)
   const [wallets, payments, deliveries] = await Promise.all([
-    key ? list(key.key, '/wallets?limit=100') : [],
-    key ? list(key.key, '/payments?limit=20') : [],
-    control(`/webhooks/deliveries?account_id=${encodeURIComponent(account.id)}&limit=20`),
+    control(`/accounts/${id}/wallets?limit=100`),
+    control(`/accounts/${id}/payments?limit=20`),
+    control(`/webhooks/deliveries?account_id=${id}&limit=20`),
   ])
   show('wallets', wallets, views.renderWallets)
   show('payments', payments, (data) => views.renderPayments(data, paymentActions))
   show('deliveries', deliveries, (data) => views.renderDeliveries(data, deliveryActions))
-  return key ? '' : `No key of ${account.id} can read wallets and payments; create one with POST /_sandbox/keys.`
 }
 
 /** Runs one click's control call, says how it went, then reads everything again. */

@@ -39,22 +39,28 @@ export interface SandboxHealth {
   uptime_s: number
 }
 
-export interface DeliveryFilter {
-  event_id?: string
-  endpoint_id?: string
-  status?: SandboxDelivery['status']
+/** A page of a list: `limit` 1 to 100 (default 20), `offset` from 0. */
+export interface PageOptions {
   limit?: number
   offset?: number
 }
 
-export interface RequestFilter {
+export interface DeliveryFilter extends PageOptions {
+  event_id?: string
+  endpoint_id?: string
+  status?: SandboxDelivery['status']
+}
+
+export interface RequestFilter extends PageOptions {
   method?: string
   /** Exact, or a prefix ending in `*`: `/v1/payments*`. */
   path?: string
   status?: number
   account_id?: string
-  limit?: number
-  offset?: number
+}
+
+export interface AccountPaymentFilter extends PageOptions {
+  status?: SandboxPayment['status']
 }
 
 export interface FailPaymentInput {
@@ -104,6 +110,10 @@ export interface ControlClient {
   snapshot(): Promise<SandboxSnapshot>
   /** Replaces the whole state with a snapshot; the clock stays where it is. */
   restore(snapshot: SandboxSnapshot): Promise<SandboxRestoreResult>
+  /** An account's wallets, newest first, as `/v1` answers them; read without a key, so no rate limit or injected fault. */
+  wallets(accountId: string, page?: PageOptions): Promise<SandboxWallet[]>
+  /** An account's payments, newest first, as `/v1` answers them; read without a key, so no rate limit or injected fault. */
+  payments(accountId: string, filter?: AccountPaymentFilter): Promise<SandboxPayment[]>
   deliveries(filter?: DeliveryFilter): Promise<SandboxDelivery[]>
   retryDelivery(deliveryId: string): Promise<SandboxDelivery>
   addOutcome(rule: SandboxOutcomeRuleInput): Promise<SandboxOutcomeRule>
@@ -165,6 +175,8 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     reset: (input = {}) => request('POST', '/reset', input),
     snapshot: () => request('GET', '/snapshot'),
     restore: (snapshot) => request('POST', '/restore', snapshot),
+    wallets: (accountId, page = {}) => request('GET', `/accounts/${id(accountId)}/wallets${query(page)}`),
+    payments: (accountId, filter = {}) => request('GET', `/accounts/${id(accountId)}/payments${query(filter)}`),
     deliveries: (filter = {}) => request('GET', `/webhooks/deliveries${query(filter)}`),
     retryDelivery: (deliveryId) => request('POST', `/webhooks/deliveries/${id(deliveryId)}/retry`),
     addOutcome: (rule) => request('POST', '/outcomes', rule),

@@ -115,6 +115,27 @@ describe.runIf(RUN)('the dashboard in Chromium', () => {
     expect((await sb.api.get(`/v1/wallets/${wallet.id}`).set(sb.auth()).expect(200)).body.data.balance).toBe(balance)
   })
 
+  it('reads only through the control API, so injected faults and the rate limit never reach it', async () => {
+    sb = await startTestSandbox({ errorRate: 1, rateLimit: 1 })
+    const account = (await sb.api.get('/_sandbox/accounts?api_key=sk_test_sandbox_default_key').expect(200)).body.data[0] as { id: string }
+    const wallets = (await sb.api.get(`/_sandbox/accounts/${account.id}/wallets?limit=100`).expect(200)).body.data as Array<{ id: string }>
+    pageErrors = []
+    context = await browser.newContext()
+    const requested: string[] = []
+    context.on('request', (request) => requested.push(new URL(request.url()).pathname))
+    const page = await context.newPage()
+    page.on('pageerror', (error) => pageErrors.push(error.message))
+    await page.goto(`${sb.url}/_sandbox/ui`)
+    await expect.poll(() => page.locator('#wallets tbody tr[data-id]').count(), WAIT).toBe(wallets.length)
+    await page.getByRole('button', { name: 'Refresh' }).click()
+    await expect.poll(() => requested.filter((path) => path.endsWith('/payments')).length, WAIT).toBeGreaterThanOrEqual(2)
+    expect(await page.locator('#message').isHidden()).toBe(true)
+    expect(requested.filter((path) => !path.startsWith('/_sandbox/'))).toEqual([])
+    expect(requested).toContain(`/_sandbox/accounts/${account.id}/wallets`)
+    // The key's one request per second is still there: the failure is the injected 503, not a 429.
+    expect((await sb.api.get('/v1/wallets').set(sb.auth())).status).toBe(503)
+  })
+
   it('advances the sandbox clock from the page', async () => {
     sb = await startTestSandbox()
     const page = await open()
