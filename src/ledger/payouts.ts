@@ -37,7 +37,7 @@ const FINAL_EVENTS: Partial<Record<PayoutStatus, EventType>> = {
  * A payout's status from its items' (CONTRACT.md section 13): pending while every item is, final
  * once every item is, processing in between.
  */
-export function payoutStatusOf(statuses: readonly PaymentStatus[]): PayoutStatus {
+function payoutStatusOf(statuses: readonly PaymentStatus[]): PayoutStatus {
   const count = (status: PaymentStatus) => statuses.filter((s) => s === status).length
   const completed = count('completed')
   const failed = count('failed')
