@@ -33,6 +33,10 @@ export const ERRORS = {
 export type ErrorCode = keyof typeof ERRORS
 export type ErrorType = (typeof ERRORS)[ErrorCode]['type']
 
+/** `['items', 3, 'recipient']` → `items[3].recipient`: how a `param` names a field, array positions as in JavaScript. */
+export const formatParam = (path: readonly PropertyKey[]): string =>
+  path.map((key, i) => (typeof key === 'number' ? `[${key}]` : i === 0 ? String(key) : `.${String(key)}`)).join('')
+
 export interface ErrorBody {
   type: ErrorType
   code: ErrorCode
@@ -42,7 +46,7 @@ export interface ErrorBody {
 
 export interface ApiErrorOptions {
   param?: string
-  /** Extra response headers, such as `Allow` or `Retry-After`. */
+/** Extra response headers, such as `Allow` or `Retry-After`. */
   headers?: Record<string, string>
   cause?: unknown
 }

@@ -25,6 +25,7 @@ import { createRequestJournal } from './http/request-journal.js'
 import type { AnyRoute } from './http/route.js'
 import { openApiRoute } from './http/routes/openapi.js'
 import { paymentRoutes } from './http/routes/payments.js'
+import { payoutRoutes } from './http/routes/payouts.js'
 import { priceRoutes } from './http/routes/prices.js'
 import { walletRoutes } from './http/routes/wallets.js'
 import { webhookRoutes } from './http/routes/webhooks.js'
@@ -115,7 +116,7 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
   }
   const prices = loadPriceModel(fixtures.dir, config.seed)
   const stream = createStreamServer({ config, clock, store, accounts, bus, model: prices, nextRequestId: () => `req_${http.requestIds.base62(24)}`, logger }, options.stream)
-  const routes: AnyRoute[] = [...priceRoutes(prices), ...walletRoutes, ...paymentRoutes, ...whitelistRoutes, ...webhookRoutes, ...controlRoutes, ...accountControlRoutes, ...faultControlRoutes, ...snapshotRoutes, ...webhookControlRoutes(webhooks)]
+  const routes: AnyRoute[] = [...priceRoutes(prices), ...walletRoutes, ...paymentRoutes, ...payoutRoutes, ...whitelistRoutes, ...webhookRoutes, ...controlRoutes, ...accountControlRoutes, ...faultControlRoutes, ...snapshotRoutes, ...webhookControlRoutes(webhooks)]
   routes.push(openApiRoute(routes))
   const app = createApp(deps, http, routes, options.beforeRoutes)
 

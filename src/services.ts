@@ -2,6 +2,7 @@ import type { Clock } from './clock.js'
 import type { Config } from './config.js'
 import type { Publisher } from './events/publisher.js'
 import { createPaymentService } from './ledger/payments.js'
+import { createPayoutService } from './ledger/payouts.js'
 import { createWalletService } from './ledger/wallets.js'
 import { createWebhookEndpointService } from './ledger/webhook-endpoints.js'
 import { createWhitelistService } from './ledger/whitelist.js'
@@ -9,9 +10,13 @@ import type { Store } from './store/store.js'
 
 /** The ledger's services, as the routes call them. */
 export function createServices(deps: { config: Config; store: Store; clock: Clock; publisher: Publisher }) {
+  // A payout follows its items: every status change of a payment is reported to it.
+  const payments = createPaymentService({ ...deps, whitelistEnforced: deps.config.whitelistEnforced, onTransition: (account, payment) => payouts.follow(account, payment) })
+  const payouts = createPayoutService({ ...deps, payments })
   return {
     wallets: createWalletService(deps),
-    payments: createPaymentService({ ...deps, whitelistEnforced: deps.config.whitelistEnforced }),
+    payments,
+    payouts,
     whitelist: createWhitelistService(deps),
     webhookEndpoints: createWebhookEndpointService(deps),
   }

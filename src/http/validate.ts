@@ -1,11 +1,11 @@
 import type { z } from 'zod'
-import { ApiError } from '../errors.js'
+import { ApiError, formatParam } from '../errors.js'
 
 const describe = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : typeof value)
 
 /** Messages for issues whose schema gave none of its own. */
 function messageFor(issue: z.core.$ZodRawIssue): string | undefined {
-  const param = issue.path?.join('.') || 'body'
+  const param = issue.path?.length ? formatParam(issue.path) : 'body'
   // An absent enum field (currency, network) fails as invalid_value rather than invalid_type.
   if (issue.code === 'invalid_value' && issue.input === undefined) return `${param} is required`
   switch (issue.code) {
@@ -20,6 +20,12 @@ function messageFor(issue: z.core.$ZodRawIssue): string | undefined {
   }
 }
 
+/** `items[3]` for a path inside the fourth element of `items`; undefined outside any array. */
+function elementOf(path: readonly PropertyKey[]): string | undefined {
+  const last = path.findLastIndex((key) => typeof key === 'number')
+  return last < 0 ? undefined : formatParam(path.slice(0, last + 1))
+}
+
 /**
  * Parses `input` with `schema` or throws the first problem as an ApiError: `parameter_missing` for an
  * absent required field, `parameter_invalid` otherwise, with `param` naming the field.
@@ -30,14 +36,17 @@ export function parseOrThrow<T extends z.ZodType>(schema: T, input: unknown, whe
   const issue = result.error.issues[0]!
   if (issue.code === 'unrecognized_keys') {
     const [key] = issue.keys
-    const prefix = issue.path.length ? `${issue.path.join('.')}.` : ''
+    const prefix = issue.path.length ? `${formatParam(issue.path)}.` : ''
     throw new ApiError('parameter_invalid', `Unknown ${where === 'query' ? 'query parameter' : 'parameter'} '${prefix}${key}'.`, { param: `${prefix}${key}` })
   }
-  const param = issue.path.length > 0 ? issue.path.join('.') : undefined
+  const param = issue.path.length > 0 ? formatParam(issue.path) : undefined
   const missing = (issue.code === 'invalid_type' || issue.code === 'invalid_value') && issue.input === undefined && param !== undefined
   // A bad record key (a metadata key over 40 characters) carries the key schema's message inside.
   const text = issue.code === 'invalid_key' ? (issue.issues[0]?.message ?? issue.message) : issue.message
-  const message = text.endsWith('.') ? text : `${text}.`
+  const element = elementOf(issue.path)
+  const sentence = text.endsWith('.') ? text : `${text}.`
+  // Inside a list (a payout's items) the message names the element: "items[3]: amount must be …".
+  const message = element && !sentence.startsWith(element) ? `${element}: ${sentence}` : sentence
   if (param === undefined && where === 'body') {
     throw new ApiError('parameter_invalid', `The request body must be a JSON object; got ${describe(input)}.`)
   }

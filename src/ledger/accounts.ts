@@ -45,6 +45,7 @@ export function createAccounts(deps: {
       rng,
       wallets: new Map(),
       payments: new PaymentIndex(),
+      payouts: new Map(),
       whitelist: new Map(),
       webhooks: new Map(),
       idempotency: new Map(),

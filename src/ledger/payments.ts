@@ -24,7 +24,21 @@ export interface CreatePaymentInput {
 
 export type PaymentService = ReturnType<typeof createPaymentService>
 
-export function createPaymentService(deps: { store: Store; clock: Clock; publisher: Publisher; whitelistEnforced: boolean }) {
+/** What the checks found: the wallets involved and the amount in base units. */
+export interface CheckedPayment {
+  source: WalletRecord
+  destination: WalletRecord | undefined
+  units: bigint
+}
+
+export function createPaymentService(deps: {
+  store: Store
+  clock: Clock
+  publisher: Publisher
+  whitelistEnforced: boolean
+  /** Runs after every status change, once its event is out (bulk payouts follow their items here). */
+  onTransition?: (account: AccountState, payment: PaymentRecord) => void
+}) {
   const { store, clock, publisher } = deps
 
   function get(account: AccountState, id: string): PaymentRecord {
@@ -34,7 +48,7 @@ export function createPaymentService(deps: { store: Store; clock: Clock; publish
   }
 
   /** Runs every check of CONTRACT.md section 5, in order, without changing anything. */
-  function check(account: AccountState, input: CreatePaymentInput) {
+  function check(account: AccountState, input: CreatePaymentInput): CheckedPayment {
     const source = account.wallets.get(input.source_wallet)
     if (!source) throw notFound('wallet', input.source_wallet, 'source_wallet')
     if (input.currency !== source.currency) {
@@ -93,6 +107,7 @@ export function createPaymentService(deps: { store: Store; clock: Clock; publish
     const type = to === 'processing' ? 'payment.processing' : to === 'completed' ? 'payment.succeeded' : 'payment.failed'
     notify(account, payment, to !== 'processing')
     publisher.event(account, type, presentPayment(payment))
+    deps.onTransition?.(account, payment)
   }
 
   function notify(account: AccountState, payment: PaymentRecord, balancesMoved: boolean) {
@@ -116,39 +131,50 @@ export function createPaymentService(deps: { store: Store; clock: Clock; publish
     check,
 
     create(account: AccountState, input: CreatePaymentInput): PaymentRecord {
-      const { source, destination, units } = check(account, input)
-      const payment = store.update(() => {
-        const now = clock.nowIso()
-        const record: PaymentRecord = {
-          id: newId('pay', account.rng),
-          seq: account.payments.nextSeq(),
-          amount_units: units,
-          amount: formatAmount(units, decimalsOf(source)),
-          currency: source.currency,
-          network: source.network,
-          status: 'pending',
-          source: source.id,
-          destination: destination ? destination.id : input.recipient,
-          destination_type: destination ? 'wallet' : 'address',
-          description: input.description ?? null,
-          metadata: input.metadata,
-          tx_hash: null,
-          failure_code: null,
-          failure_message: null,
-          payout_id: input.payout_id ?? null,
-          created_at: now,
-          updated_at: now,
-          completed_at: null,
-          plan: null,
-        }
-        lock(source, units)
-        source.updated_at = now
-        account.payments.add(record)
-        return record
-      })
+      const checked = check(account, input)
+      const payment = store.update(() => service.insert(account, input, checked))
+      service.announce(account, payment)
+      return payment
+    },
+
+    /**
+     * Records a checked payment and locks its amount. Call inside `store.update`, then `announce`
+     * once the whole change is in (a bulk payout inserts all its items first).
+     */
+    insert(account: AccountState, input: CreatePaymentInput, { source, destination, units }: CheckedPayment): PaymentRecord {
+      const now = clock.nowIso()
+      const record: PaymentRecord = {
+        id: newId('pay', account.rng),
+        seq: account.payments.nextSeq(),
+        amount_units: units,
+        amount: formatAmount(units, decimalsOf(source)),
+        currency: source.currency,
+        network: source.network,
+        status: 'pending',
+        source: source.id,
+        destination: destination ? destination.id : input.recipient,
+        destination_type: destination ? 'wallet' : 'address',
+        description: input.description ?? null,
+        metadata: input.metadata,
+        tx_hash: null,
+        failure_code: null,
+        failure_message: null,
+        payout_id: input.payout_id ?? null,
+        created_at: now,
+        updated_at: now,
+        completed_at: null,
+        plan: null,
+      }
+      lock(source, units)
+      source.updated_at = now
+      account.payments.add(record)
+      return record
+    },
+
+    /** `payment.created` and the wallet notifications of an inserted payment. */
+    announce(account: AccountState, payment: PaymentRecord): void {
       notify(account, payment, true)
       publisher.event(account, 'payment.created', presentPayment(payment))
-      return payment
     },
 
     list(account: AccountState, filter: PaymentFilter, offset: number, limit: number) {

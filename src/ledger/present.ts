@@ -1,6 +1,6 @@
 import { ASSETS } from '../chain/networks.js'
 import { formatAmount } from '../money.js'
-import type { PaymentRecord, WalletRecord, WhitelistRecord, WebhookEndpointRecord } from '../store/records.js'
+import type { PaymentRecord, PayoutRecord, WalletRecord, WhitelistRecord, WebhookEndpointRecord } from '../store/records.js'
 
 /** Wire shapes (CONTRACT.md sections 4, 5, 9) rendered from ledger records. */
 
@@ -55,6 +55,22 @@ export function presentPayment(payment: PaymentRecord) {
     created_at: payment.created_at,
     updated_at: payment.updated_at,
     completed_at: payment.completed_at,
+  }
+}
+
+export function presentPayout(payout: PayoutRecord) {
+  return {
+    id: payout.id,
+    object: 'payout' as const,
+    status: payout.status,
+    source: payout.source,
+    currency: payout.currency,
+    total_amount: payout.total_amount,
+    item_count: payout.payment_ids.length,
+    payment_ids: [...payout.payment_ids],
+    metadata: { ...payout.metadata },
+    created_at: payout.created_at,
+    updated_at: payout.updated_at,
   }
 }
 

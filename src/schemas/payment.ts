@@ -10,27 +10,43 @@ export const PaymentStatusSchema = z.enum(['pending', 'processing', 'completed',
   error: 'status must be one of pending, processing, completed, failed',
 })
 
+export const SourceWalletSchema = z.string({ error: whenPresent('source_wallet must be a wallet id such as wal_…') }).min(1)
+const RecipientSchema = z.string({ error: whenPresent('recipient must be a wallet id (wal_…) or an address on the source wallet’s network') }).min(1)
+
+/** Sandbox-only metadata that decides the outcome (CONTRACT.md section 8). */
+function checkSandboxMetadata({ metadata }: { metadata: Record<string, string> }, ctx: z.RefinementCtx): void {
+  const outcome = metadata.sandbox_outcome
+  if (outcome !== undefined && !SANDBOX_OUTCOMES.includes(outcome)) {
+    ctx.addIssue({ code: 'custom', path: ['metadata', 'sandbox_outcome'], message: `metadata.sandbox_outcome must be one of ${SANDBOX_OUTCOMES.join(', ')}` })
+  }
+  const code = metadata.sandbox_failure_code
+  if (code !== undefined && !(FAILURE_CODES as string[]).includes(code)) {
+    ctx.addIssue({ code: 'custom', path: ['metadata', 'sandbox_failure_code'], message: `metadata.sandbox_failure_code must be one of ${FAILURE_CODES.join(', ')}` })
+  }
+}
+
 export const CreatePaymentSchema = z
   .strictObject({
     amount: AmountSchema,
     currency: CurrencySchema,
-    source_wallet: z.string({ error: whenPresent('source_wallet must be a wallet id such as wal_…') }).min(1),
-    recipient: z.string({ error: whenPresent('recipient must be a wallet id (wal_…) or an address on the source wallet’s network') }).min(1),
+    source_wallet: SourceWalletSchema,
+    recipient: RecipientSchema,
     description: DescriptionSchema.nullable().optional(),
     metadata: MetadataSchema.default({}),
   })
-  .superRefine(({ metadata }, ctx) => {
-    // Sandbox-only metadata that decides the outcome (CONTRACT.md section 8).
-    const outcome = metadata.sandbox_outcome
-    if (outcome !== undefined && !SANDBOX_OUTCOMES.includes(outcome)) {
-      ctx.addIssue({ code: 'custom', path: ['metadata', 'sandbox_outcome'], message: `metadata.sandbox_outcome must be one of ${SANDBOX_OUTCOMES.join(', ')}` })
-    }
-    const code = metadata.sandbox_failure_code
-    if (code !== undefined && !(FAILURE_CODES as string[]).includes(code)) {
-      ctx.addIssue({ code: 'custom', path: ['metadata', 'sandbox_failure_code'], message: `metadata.sandbox_failure_code must be one of ${FAILURE_CODES.join(', ')}` })
-    }
-  })
+  .superRefine(checkSandboxMetadata)
   .meta({ id: 'CreatePaymentRequest' })
+
+/** One item of a bulk payout: a payment without its source and currency, which the payout gives. */
+export const PayoutItemSchema = z
+  .strictObject({
+    amount: AmountSchema,
+    recipient: RecipientSchema,
+    description: DescriptionSchema.nullable().optional(),
+    metadata: MetadataSchema.default({}),
+  })
+  .superRefine(checkSandboxMetadata)
+  .meta({ id: 'PayoutItem' })
 
 export const ListPaymentsQuery = PageQuery.extend({
   status: PaymentStatusSchema.optional(),

@@ -66,11 +66,25 @@ const PaymentDataSchema = z.object({
     .nullable(),
 })
 
+const PayoutDataSchema = z.object({
+  id: z.string(),
+  status: z.enum(['pending', 'processing', 'completed', 'partially_failed', 'failed']),
+  source: z.string(),
+  currency: z.string(),
+  total_amount: z.string(),
+  payment_ids: z.array(z.string()),
+  metadata,
+  created_at: timestamp,
+  updated_at: timestamp,
+})
+
 const AccountDataSchema = z.object({
   account: z.object({ id: z.string(), created_at: timestamp, whitelist_enforced: z.boolean() }),
   rng_state: z.tuple([z.number(), z.number(), z.number(), z.number()]),
   wallets: z.array(WalletDataSchema),
   payments: z.array(PaymentDataSchema),
+  // Files written before bulk payouts existed have none.
+  payouts: z.array(PayoutDataSchema).default([]),
   whitelist: z.array(
     z.object({ id: z.string(), address: z.string(), network: z.enum(NETWORKS), label: z.string().nullable(), created_at: timestamp }),
   ),
@@ -118,6 +132,7 @@ export function accountToData(state: AccountState): AccountData {
     rng_state: state.rng.state(),
     wallets: [...state.wallets.values()].map((w) => ({ ...w, metadata: { ...w.metadata }, available: String(w.available), locked: String(w.locked) })),
     payments: state.payments.values().map((p) => ({ ...p, metadata: { ...p.metadata }, plan: p.plan && { ...p.plan }, amount_units: String(p.amount_units) })),
+    payouts: [...state.payouts.values()].map((p) => ({ ...p, payment_ids: [...p.payment_ids], metadata: { ...p.metadata } })),
     whitelist: [...state.whitelist.values()].map((entry) => ({ ...entry })),
     webhooks: [...state.webhooks.values()].map((endpoint) => ({ ...endpoint, events: [...endpoint.events] })),
     // In-flight requests are not acknowledged yet, so they are not kept.
@@ -133,6 +148,7 @@ export function accountFromData(data: AccountData): AccountState {
     rng: restoreRng(data.rng_state as RngState),
     wallets: new Map(data.wallets.map((w) => [w.id, { ...w, available: BigInt(w.available), locked: BigInt(w.locked) } as WalletRecord])),
     payments,
+    payouts: new Map(data.payouts.map((p) => [p.id, { ...p, payment_ids: [...p.payment_ids], metadata: { ...p.metadata } }])),
     whitelist: new Map(data.whitelist.map((entry) => [entry.id, { ...entry }])),
     webhooks: new Map(data.webhooks.map((endpoint) => [endpoint.id, { ...endpoint }])),
     idempotency: new Map(data.idempotency.map((record) => [record.scope, { ...record }])),
@@ -154,7 +170,7 @@ export interface Inconsistency {
  */
 export function firstInconsistency(data: Data): Inconsistency | undefined {
   const accountIds = new Set<string>()
-  for (const [index, { account, wallets, payments }] of data.accounts.entries()) {
+  for (const [index, { account, wallets, payments, payouts }] of data.accounts.entries()) {
     if (accountIds.has(account.id)) return { path: ['accounts', index, 'account', 'id'], problem: `the account id '${account.id}' appears twice` }
     accountIds.add(account.id)
     const walletIds = new Set<string>()
@@ -167,6 +183,11 @@ export function firstInconsistency(data: Data): Inconsistency | undefined {
       if (payment.destination_type === 'wallet' && !walletIds.has(payment.destination)) {
         return { path: ['accounts', index, 'payments', p, 'destination'], problem: `no wallet '${payment.destination}' in account '${account.id}'` }
       }
+    }
+    const paymentIds = new Set(payments.map((payment) => payment.id))
+    for (const [p, payout] of payouts.entries()) {
+      const missing = payout.payment_ids.find((id) => !paymentIds.has(id))
+      if (missing) return { path: ['accounts', index, 'payouts', p, 'payment_ids'], problem: `no payment '${missing}' in account '${account.id}'` }
     }
   }
   const keys = new Set<string>()

@@ -90,6 +90,23 @@ export interface PaymentRecord {
   plan: SettlementPlan | null
 }
 
+export type PayoutStatus = 'pending' | 'processing' | 'completed' | 'partially_failed' | 'failed'
+
+/** A bulk payout: one payment per item, all from one source wallet (CONTRACT.md section 5). */
+export interface PayoutRecord {
+  id: string
+  /** Follows the items' payments (CONTRACT.md section 13). */
+  status: PayoutStatus
+  source: string
+  currency: string
+  total_amount: string
+  /** In the order of the request's items. */
+  payment_ids: string[]
+  metadata: Metadata
+  created_at: string
+  updated_at: string
+}
+
 export interface WhitelistRecord {
   id: string
   address: string
@@ -127,6 +144,8 @@ export interface AccountState {
   rng: Rng
   wallets: Map<string, WalletRecord>
   payments: PaymentIndex
+  /** In creation order. */
+  payouts: Map<string, PayoutRecord>
   whitelist: Map<string, WhitelistRecord>
   webhooks: Map<string, WebhookEndpointRecord>
   idempotency: Map<string, IdempotencyRecord>

@@ -1,6 +1,7 @@
 import type { Low } from 'lowdb'
 import type { JSONFile } from 'lowdb/node'
 import * as z from 'zod'
+import { formatParam } from '../errors.js'
 import { accountFromData, accountToData, DataSchema, emptyData, firstInconsistency, keysFromData, type Data } from './data.js'
 import type { AccountState, KeyRecord } from './records.js'
 
@@ -114,7 +115,7 @@ async function readDataFile(file: JSONFile<Data>, path: string): Promise<Data | 
     )
   }
   const inconsistency = firstInconsistency(parsed.data)
-  if (inconsistency) throw new StoreLoadError(`Data file ${path} is inconsistent at ${inconsistency.path.join('.')}: ${inconsistency.problem}. The file was left untouched; fix it or pass another --data-file.`)
+  if (inconsistency) throw new StoreLoadError(`Data file ${path} is inconsistent at ${formatParam(inconsistency.path)}: ${inconsistency.problem}. The file was left untouched; fix it or pass another --data-file.`)
   return parsed.data
 }
 

@@ -238,7 +238,7 @@ describe('--data-file', () => {
     ['is JSON of the wrong shape', JSON.stringify({ version: 1, accounts: 'nope', keys: [] }), /does not match/],
     ['has an unknown version', JSON.stringify({ version: 2, accounts: [], keys: [] }), /does not match/],
     ['has a wallet with a bad balance', JSON.stringify({ version: 1, accounts: [{ account: { id: 'acct_x', created_at: 'x', whitelist_enforced: false }, rng_state: [1, 2, 3, 4], wallets: [{ available: 'lots' }], payments: [], whitelist: [], webhooks: [], idempotency: [] }], keys: [] }), /does not match/],
-    ['has a key of no account', JSON.stringify({ version: 1, accounts: [], keys: [{ key: 'sk_test_orphan', account_id: 'acct_gone', type: 'secret', scopes: ['*'], allowed_ips: [] }] }), /inconsistent at keys\.0\.account_id: no account 'acct_gone'/],
+    ['has a key of no account', JSON.stringify({ version: 1, accounts: [], keys: [{ key: 'sk_test_orphan', account_id: 'acct_gone', type: 'secret', scopes: ['*'], allowed_ips: [] }] }), /inconsistent at keys\[0\]\.account_id: no account 'acct_gone'/],
   ])('a data file that %s stops start-up with a message naming it, and is left untouched', async (_name, content, problem) => {
     const file = join(tempDir, `corrupt-${Math.random().toString(36).slice(2)}.json`)
     writeFileSync(file, content)

@@ -116,6 +116,24 @@ describe('a delivery', () => {
     expectAllVerified(all)
     expectAllVerified(finalOnly)
   })
+
+  it('delivers the payout events of a bulk payout to the endpoints subscribed to them', async () => {
+    sb = await startTestSandbox()
+    const payouts = await receiver()
+    payouts.secret = (await register(payouts.url, { events: ['payout.created', 'payout.completed', 'payout.failed', 'payout.partially_failed'] })).secret
+    const wallet = await institutionalWallet(sb, 'solana', 'SOL')
+    const items = [{ amount: '0.01', recipient: RECIPIENT }, { amount: '0.02', recipient: RECIPIENT }]
+    const payout = (await api().post('/v1/payouts').set(sb.auth()).send({ source_wallet: wallet.id, currency: 'SOL', items }).expect(201)).body.data
+    await api().post(`/_sandbox/payments/${payout.payment_ids[0]}/complete`).expect(200)
+    await api().post(`/_sandbox/payments/${payout.payment_ids[1]}/fail`).expect(200)
+    await payouts.waitFor(2)
+    await idle()
+    expect(payouts.received.map((w) => [w.event.type, w.event.data.object.id, w.event.data.object.status])).toEqual([
+      ['payout.created', payout.id, 'pending'],
+      ['payout.partially_failed', payout.id, 'partially_failed'],
+    ])
+    expectAllVerified(payouts)
+  })
 })
 
 describe('event order', () => {

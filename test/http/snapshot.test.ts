@@ -102,17 +102,23 @@ describe('GET /_sandbox/snapshot and POST /_sandbox/restore', () => {
 
     const badUnits = structuredClone(before)
     badUnits.accounts[0].wallets[0].available = '12.5'
-    expect((await restore(badUnits).expect(400)).body.error).toMatchObject({ code: 'parameter_invalid', param: 'accounts.0.wallets.0.available' })
+    expect((await restore(badUnits).expect(400)).body.error).toMatchObject({ code: 'parameter_invalid', param: 'accounts[0].wallets[0].available' })
 
     const orphanKey = structuredClone(before)
     orphanKey.keys[0].account_id = 'acct_nobody'
     const orphan = await restore(orphanKey).expect(400)
-    expect(orphan.body.error).toMatchObject({ code: 'parameter_invalid', param: 'keys.0.account_id' })
+    expect(orphan.body.error).toMatchObject({ code: 'parameter_invalid', param: 'keys[0].account_id' })
     expect(orphan.body.error.message).toContain("no account 'acct_nobody'")
 
     const lostSource = structuredClone(before)
     lostSource.accounts[0].wallets = lostSource.accounts[0].wallets.filter((w: { id: string }) => w.id !== wallet.id)
-    expect((await restore(lostSource).expect(400)).body.error).toMatchObject({ code: 'parameter_invalid', param: 'accounts.0.payments.0.source' })
+    expect((await restore(lostSource).expect(400)).body.error).toMatchObject({ code: 'parameter_invalid', param: 'accounts[0].payments[0].source' })
+
+    const lostItem = structuredClone(before)
+    lostItem.accounts[0].payouts = [{ ...structuredClone(lostItem.accounts[0].payouts[0] ?? {}), id: 'po_x', object: 'payout', status: 'pending', source: wallet.id, currency: 'USDC', total_amount: '1.00', item_count: 1, payment_ids: ['pay_gone'], metadata: {}, created_at: before.taken_at, updated_at: before.taken_at }]
+    const lost = await restore(lostItem)
+    expect(lost.status, JSON.stringify(lost.body)).toBe(400)
+    expect(lost.body.error).toMatchObject({ code: 'parameter_invalid', param: 'accounts[0].payouts[0].payment_ids' })
 
     await restore('not json at all').set('Content-Type', 'application/json').expect(400)
     const { taken_at: _a, ...state } = before
