@@ -1,8 +1,7 @@
-import { fileURLToPath } from 'node:url'
 import * as z from 'zod'
+import { SHIPPED_FIXTURES_DIR } from './fixtures.js'
 
-/** Where the fixtures shipped with the package live (`fixtures/` next to `src/` or `dist/`). */
-export const DEFAULT_FIXTURES_DIR = fileURLToPath(new URL('../fixtures', import.meta.url))
+export const DEFAULT_FIXTURES_DIR = SHIPPED_FIXTURES_DIR
 export const DEFAULT_CLOCK_START = '2026-01-01T00:00:00.000Z'
 
 const booleanInput = z.union([
