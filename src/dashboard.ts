@@ -72,7 +72,7 @@ export function mountDashboard(app: Express): void {
     res.status(200).set({ ...HEADERS, 'Content-Type': found.type, 'Content-Length': String(content.length) })
     res.end(content) // node sends no body to a HEAD request
   })
-  app.all(paths, (req: Request, _res: Response, next: NextFunction) => {
+  app.route(paths).all((req: Request, _res: Response, next: NextFunction) => {
     if (!asset(req)) return next()
     throw new ApiError('method_not_allowed', `${req.path} is a page of the dashboard; it supports GET, HEAD.`, { headers: { Allow: 'GET, HEAD' } })
   })

@@ -61,7 +61,8 @@ export function createApp(deps: AppDeps, http: HttpServices, routes: AnyRoute[],
   }
   for (const [path, methods] of methodsByPath) {
     const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : [])].join(', ')
-    app.all(path, () => {
+    // route().all() is one layer; app.all() adds one per HTTP method (34 of them), which was a tenth of start-up.
+    app.route(path).all(() => {
       throw new ApiError('method_not_allowed', `${path.replace(/:(\w+)/g, '{$1}')} does not support this method; it supports ${allow}.`, { headers: { Allow: allow } })
     })
   }
