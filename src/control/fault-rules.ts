@@ -1,7 +1,7 @@
 import * as z from 'zod'
-import { newUniqueId } from '../ids.js'
 import type { Rng } from '../rng.js'
 import { whenPresent } from '../schemas/messages.js'
+import { controlList } from '../store/control-list.js'
 import type { Store } from '../store/store.js'
 
 /**
@@ -94,21 +94,20 @@ export interface FaultDecision {
 
 const KEY = 'faults'
 
-/** Rules live in `store.control` so that snapshots, reset and the data file see them. */
 export function createFaultRules(deps: { store: Store; rng: Rng }) {
   const { store, rng } = deps
-  const rules = (): Fault[] => ((store.control[KEY] as Fault[] | undefined) ??= [])
+  const rules = controlList<Fault>(store, KEY)
 
   /** Seeded draws: the same seed and requests fire the same rules. Certain outcomes draw nothing. */
   const fires = (probability: number) => probability >= 1 || (probability > 0 && rng.next() < probability)
   const drawLatency = (latency: Fault['latency_ms']) => (latency === null ? 0 : typeof latency === 'number' ? latency : latency[0] + rng.int(latency[1] - latency[0] + 1))
 
   return {
-    list: () => rules(),
+    list: rules.all,
     add(input: FaultInput): Fault {
       const { method, path, api_key } = input.match
-      const fault: Fault = {
-        id: newUniqueId('flt', rng, (id) => rules().some((rule) => rule.id === id)),
+      return rules.add({
+        id: rules.newId('flt', rng),
         match: { ...(method && { method: method.toUpperCase() }), ...(path && { path }), ...(api_key && { api_key }) },
         fault: input.fault,
         status: input.fault === 'error' ? (input.status ?? 503) : null,
@@ -116,23 +115,12 @@ export function createFaultRules(deps: { store: Store; rng: Rng }) {
         probability: input.probability ?? 1,
         times: input.times ?? null,
         remaining: input.times ?? null,
-      }
-      store.update(() => rules().push(fault))
-      return fault
+      })
     },
-    remove(id: string): Fault | undefined {
-      const list = rules()
-      const index = list.findIndex((rule) => rule.id === id)
-      if (index === -1) return undefined
-      return store.update(() => list.splice(index, 1)[0])
-    },
+    remove: rules.remove,
     /** Removes every rule, or those matching on one of the given keys (an account's reset). */
     clear(apiKeys?: ReadonlySet<string>): number {
-      const before = rules().length
-      store.update(() => {
-        store.control[KEY] = apiKeys === undefined ? [] : rules().filter((rule) => rule.match.api_key === undefined || !apiKeys.has(rule.match.api_key))
-      })
-      return before - rules().length
+      return rules.removeAllBut(apiKeys === undefined ? undefined : (rule) => rule.match.api_key === undefined || !apiKeys.has(rule.match.api_key))
     },
     /**
      * Tries the rules in creation order and counts those that fire: every latency rule that fires
@@ -140,7 +128,7 @@ export function createFaultRules(deps: { store: Store; rng: Rng }) {
      */
     take(target: FaultTarget): FaultDecision {
       const decision: FaultDecision = { latencyMs: 0, fault: undefined }
-      for (const rule of rules()) {
+      for (const rule of rules.all()) {
         if (rule.remaining === 0 || !matches(rule, target)) continue
         if (rule.fault !== 'latency' && decision.fault) continue
         if (!fires(rule.probability)) continue

@@ -1,7 +1,7 @@
 import * as z from 'zod'
 import { addressKey, type Network } from '../chain/networks.js'
-import { newUniqueId } from '../ids.js'
 import type { Rng } from '../rng.js'
+import { controlList } from '../store/control-list.js'
 import type { PaymentRecord } from '../store/records.js'
 import type { Store } from '../store/store.js'
 import { toBaseUnits } from '../money.js'
@@ -44,40 +44,30 @@ type RuleInput = z.infer<typeof CreateOutcomeRuleSchema>
 
 const KEY = 'outcome_rules'
 
-/** Rules live in `store.control` so that snapshots, reset and the data file see them. */
 export function createOutcomeRules(deps: { store: Store; rng: Rng }) {
   const { store } = deps
-  const rules = (): OutcomeRule[] => ((store.control[KEY] as OutcomeRule[] | undefined) ??= [])
+  const rules = controlList<OutcomeRule>(store, KEY)
 
   return {
-    list: () => rules(),
+    list: rules.all,
     add(input: RuleInput): OutcomeRule {
-      const rule: OutcomeRule = {
-        id: newUniqueId('rule', deps.rng, (id) => rules().some((rule) => rule.id === id)),
+      return rules.add({
+        id: rules.newId('rule', deps.rng),
         match: input.match,
         outcome: input.outcome,
         failure_code: input.outcome === 'failed' ? (input.failure_code ?? 'network_congestion') : null,
         times: input.times ?? null,
         remaining: input.times ?? null,
-      }
-      store.update(() => rules().push(rule))
-      return rule
+      })
     },
-    remove(id: string): OutcomeRule | undefined {
-      const list = rules()
-      const index = list.findIndex((rule) => rule.id === id)
-      if (index === -1) return undefined
-      return store.update(() => list.splice(index, 1)[0])
-    },
+    remove: rules.remove,
     /** Removes every rule, or those of one account. */
     clear(accountId?: string): void {
-      store.update(() => {
-        store.control[KEY] = accountId === undefined ? [] : rules().filter((rule) => rule.match.account_id !== accountId)
-      })
+      rules.removeAllBut(accountId === undefined ? undefined : (rule) => rule.match.account_id !== accountId)
     },
     /** The first rule with uses left that matches, its use counted. */
     take(accountId: string, payment: PaymentRecord, decimals: number): OutcomeRule | undefined {
-      const rule = rules().find((r) => r.remaining !== 0 && matches(r, accountId, payment, decimals))
+      const rule = rules.all().find((r) => r.remaining !== 0 && matches(r, accountId, payment, decimals))
       if (rule && rule.remaining !== null) store.update(() => (rule.remaining = rule.remaining! - 1))
       return rule
     },
