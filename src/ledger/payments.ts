@@ -1,6 +1,6 @@
 import { addressKey, describeAddressFormat, generateTxHash, isValidAddress } from '../chain/networks.js'
 import type { Clock } from '../clock.js'
-import { ApiError, notFound } from '../errors.js'
+import { ApiError, echoId, notFound } from '../errors.js'
 import type { Publisher } from '../events/publisher.js'
 import { newId } from '../ids.js'
 import { formatAmount } from '../money.js'
@@ -70,7 +70,7 @@ export function createPaymentService(deps: {
         )
       }
     } else if (!isValidAddress(source.network, input.recipient)) {
-      throw new ApiError('parameter_invalid', `recipient must be a wal_ wallet id or ${describeAddressFormat(source.network)}; '${input.recipient}' is not.`, { param: 'recipient' })
+      throw new ApiError('parameter_invalid', `recipient must be a wal_ wallet id or ${describeAddressFormat(source.network)}; '${echoId(input.recipient)}' is not.`, { param: 'recipient' })
     }
 
     if (source.status !== 'active') throw new ApiError('wallet_inactive', `The source wallet ${source.id} is ${source.status} and cannot send funds.`, { param: 'source_wallet' })

@@ -2,6 +2,7 @@ import * as z from 'zod'
 import { ApiError, type ErrorCode } from '../errors.js'
 import type { WalletNotification } from '../events/bus.js'
 import { parseOrThrow } from '../http/validate.js'
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../http/json-depth.js'
 import type { Quote } from './prices.js'
 
 /**
@@ -60,6 +61,7 @@ const EXAMPLE = '{"action": "subscribe", "channel": "prices", "pairs": ["ETH/USD
 export function parseClientMessage(data: Buffer | ArrayBuffer | Buffer[]): ParsedMessage | ErrorFrame {
   const text = Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8')
   let raw: unknown
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return errorFrame('invalid_json', `The message nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep. Send a flat JSON object, such as ${EXAMPLE}.`)
   try {
     raw = JSON.parse(text)
   } catch {
