@@ -126,6 +126,27 @@ describe('GET /_sandbox/snapshot and POST /_sandbox/restore', () => {
     expect(after).toEqual(state)
   })
 
+  it.each([
+    ['faults is an object', { faults: {} }, 'control.faults'],
+    ['faults is a number', { faults: 7 }, 'control.faults'],
+    ['outcome_rules is false', { outcome_rules: false }, 'control.outcome_rules'],
+    ['the screening list is not a list', { screening_flagged: { polygon: [] } }, 'control.screening_flagged'],
+    ['a fault lacks its kind', { faults: [{ id: 'flt_1', match: {}, status: null, latency_ms: null, probability: 1, times: null, remaining: null }] }, 'control.faults[0].fault'],
+  ])('refuses a control part of the wrong shape (%s) with 400 naming it, and the sandbox keeps working', async (_name, control, param) => {
+    sb = await startTestSandbox()
+    const before = await snapshot()
+    const res = await sb.api.post('/_sandbox/restore').send({ ...before, control }).expect(400)
+    expect(res.body.error.param).toBe(param)
+    expect(['parameter_invalid', 'parameter_missing']).toContain(res.body.error.code)
+
+    const { taken_at: _a, ...state } = before
+    const { taken_at: _b, ...after } = await snapshot()
+    expect(after).toEqual(state)
+    await sb.api.get('/v1/wallets').set(sb.auth()).expect(200)
+    await sb.api.delete('/_sandbox/faults').expect(200)
+    await sb.api.post('/_sandbox/reset').send({}).expect(200)
+  })
+
   it('works through the typed control client', async () => {
     sb = await startTestSandbox()
     const control = createControlClient({ baseUrl: sb.url })
