@@ -36,8 +36,10 @@ export const MetadataSchema = z
     // JSON.parse keeps "__proto__" as an own key, but z.record drops it silently; refuse it before parsing.
     if (value !== null && typeof value === 'object' && Object.hasOwn(value, '__proto__')) ctx.addIssue({ code: 'custom', message: RESERVED_MESSAGE, input: value })
     return value
-  }, MetadataRecord)
-  .meta({ id: 'Metadata', description: 'Up to 50 string keys (≤ 40 characters) with string values (≤ 500 characters).' })
+  }, MetadataRecord.nullable())
+  // `null` means no metadata, as clients that serialise an unset map send it (CONTRACT.md section 14).
+  .transform((value) => value ?? {})
+  .meta({ id: 'Metadata', description: 'Up to 50 string keys (≤ 40 characters) with string values (≤ 500 characters); null means {}.' })
 
 export const DescriptionSchema = z.string().max(1000, { error: 'description is at most 1000 characters' })
 
