@@ -33,6 +33,12 @@ export interface Clock {
   cancel(handle: TimerHandle | undefined): void
   /** Cancels every timer (no tag: all timers). */
   cancelTagged(tag?: string): void
+  /**
+   * Work started off the scheduler that an advance must see finish before it runs the next timer
+   * (a webhook delivery waiting on its receiver), so that what the work schedules when it ends (a
+   * retry) falls due inside the same advance, at its own time. Real-time wake-ups do not wait for it.
+   */
+  track(work: Promise<unknown>): void
   /** Moves the clock forward, running everything that falls due in time order. */
   advance(ms: number): Promise<void>
   pendingTimers(): number
@@ -63,6 +69,7 @@ export function createClock(options: ClockOptions): Clock {
   let wakeUp: NodeJS.Timeout | undefined
   let closed = false
   let running: Promise<void> = Promise.resolve()
+  const tracked = new Set<Promise<void>>()
 
   const base = () => (options.mode === 'manual' ? options.start : Date.now())
   const now = () => pinned ?? base() + offset
@@ -76,13 +83,24 @@ export function createClock(options: ClockOptions): Clock {
     }
   }
 
-  /** Runs every timer due at or before `until`, oldest first, pinning time to each one's due time. */
-  async function runDue(until: number): Promise<void> {
+  /** Waits until no tracked work is in flight, including work that finishing work started. */
+  async function settleTracked(): Promise<void> {
+    while (tracked.size > 0) await Promise.all(tracked)
+  }
+
+  /**
+   * Runs every timer due at or before `until`, oldest first, pinning time to each one's due time.
+   * An advance (`waitForTracked`) lets tracked work finish before each next timer, so a timer that
+   * work schedules is in the heap, in its place, before the loop looks at it.
+   */
+  async function runDue(until: number, waitForTracked: boolean): Promise<void> {
+    if (waitForTracked) await settleTracked()
     while (heap.length > 0 && heap[0]!.dueAt <= until && !closed) {
       const timer = pop(heap)
       pinned = Math.max(timer.dueAt, pinned ?? -Infinity)
       const result = runTask(timer)
       if (result) await result
+      if (waitForTracked) await settleTracked()
     }
     pinned = undefined
   }
@@ -94,7 +112,7 @@ export function createClock(options: ClockOptions): Clock {
     if (heap.length === 0) return
     const delay = Math.min(Math.max(heap[0]!.dueAt - now(), 0), 2 ** 31 - 1)
     wakeUp = setTimeout(() => {
-      running = running.then(() => runDue(now())).then(rearm)
+      running = running.then(() => runDue(now(), false)).then(rearm)
     }, delay)
     wakeUp.unref?.()
   }
@@ -124,10 +142,17 @@ export function createClock(options: ClockOptions): Clock {
     advance(ms) {
       running = running.then(async () => {
         const target = now() + ms
-        await runDue(target)
+        await runDue(target, true)
         offset += target - now()
       })
       return running.then(rearm)
+    },
+    track(work) {
+      const settled: Promise<void> = work.then(
+        () => void tracked.delete(settled),
+        () => void tracked.delete(settled),
+      )
+      tracked.add(settled)
     },
     pendingTimers: () => heap.length,
     close() {

@@ -112,7 +112,7 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
     }
     const fresh = [record]
     firstAttempts.set(key, fresh)
-    void drain(key, fresh)
+    clock.track(drain(key, fresh))
   }
 
   async function drain(key: string, queue: DeliveryRecord[]): Promise<void> {
@@ -179,12 +179,16 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
     record.next_attempt_at = null
   }
 
-  /** Runs on the sandbox clock; returns at once so that a slow receiver never holds the clock up. */
+  /**
+   * Runs on the sandbox clock; returns at once so that a slow receiver never holds real time up,
+   * but is tracked, so that an advance sees the attempt end (and its next retry scheduled) before
+   * it moves past it.
+   */
   function runScheduledRetry(record: DeliveryRecord): void {
     record.timer = undefined
     if (record.dropped || closed) return
     startWork()
-    void attempt(record, 'automatic').finally(endWork)
+    clock.track(attempt(record, 'automatic').finally(endWork))
   }
 
   function dropAccount(accountId: string): void {
