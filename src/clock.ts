@@ -39,6 +39,11 @@ export interface Clock {
    * retry) falls due inside the same advance, at its own time. Real-time wake-ups do not wait for it.
    */
   track(work: Promise<unknown>): void
+  /**
+   * While due timers run: the time they are run up to (the end of an advance, or now for a real-time
+   * wake-up); undefined otherwise. Lets the price ticker send only the last ticks of a long advance.
+   */
+  dueUntil(): number | undefined
   /** Moves the clock forward, running everything that falls due in time order. */
   advance(ms: number): Promise<void>
   pendingTimers(): number
@@ -66,6 +71,7 @@ export function createClock(options: ClockOptions): Clock {
   let offset = 0
   /** While `advance` runs a task, time reads as that task's due time. */
   let pinned: number | undefined
+  let runningUntil: number | undefined
   let wakeUp: NodeJS.Timeout | undefined
   let closed = false
   let running: Promise<void> = Promise.resolve()
@@ -95,6 +101,7 @@ export function createClock(options: ClockOptions): Clock {
    */
   async function runDue(until: number, waitForTracked: boolean): Promise<void> {
     if (waitForTracked) await settleTracked()
+    runningUntil = until
     while (heap.length > 0 && heap[0]!.dueAt <= until && !closed) {
       const timer = pop(heap)
       pinned = Math.max(timer.dueAt, pinned ?? -Infinity)
@@ -103,6 +110,7 @@ export function createClock(options: ClockOptions): Clock {
       if (waitForTracked) await settleTracked()
     }
     pinned = undefined
+    runningUntil = undefined
   }
 
   function rearm(): void {
@@ -147,6 +155,7 @@ export function createClock(options: ClockOptions): Clock {
       })
       return running.then(rearm)
     },
+    dueUntil: () => runningUntil,
     track(work) {
       const settled: Promise<void> = work.then(
         () => void tracked.delete(settled),
