@@ -16,6 +16,8 @@ export interface TimerHandle {
 type Task = () => void | Promise<void>
 
 interface Timer extends TimerHandle {
+  /** Mutable inside the clock: `setNow` moves every pending timer with the time. */
+  dueAt: number
   task: Task
   /** Lets a reset cancel one account's timers. */
   tag: string | undefined
@@ -46,6 +48,12 @@ export interface Clock {
   dueUntil(): number | undefined
   /** Moves the clock forward, running everything that falls due in time order. */
   advance(ms: number): Promise<void>
+  /**
+   * Sets sandbox time (a restore puts the clock where its snapshot was taken, also backwards): a
+   * manual clock stands at `ms`; a real clock gets the offset that makes its now `ms`. Pending
+   * timers keep their remaining delay.
+   */
+  setNow(ms: number): void
   pendingTimers(): number
   /** Stops the real-time wake-up; nothing runs afterwards. */
   close(): void
@@ -162,6 +170,12 @@ export function createClock(options: ClockOptions): Clock {
         () => void tracked.delete(settled),
       )
       tracked.add(settled)
+    },
+    setNow(ms) {
+      const delta = ms - (base() + offset)
+      offset += delta
+      for (const timer of heap) timer.dueAt += delta
+      rearm()
     },
     pendingTimers: () => heap.length,
     close() {

@@ -33,6 +33,8 @@ export interface PriceTicker {
   onTick(hook: TickHook): () => void
   /** Re-arms the tick if its timer was cancelled from outside (a reset that cancelled every timer). */
   repair(): void
+  /** Puts the tick back on the grid after the clock was set (a restore), also backwards. */
+  realign(): void
   stats(): TickerStats
   close(): void
 }
@@ -153,6 +155,12 @@ export function createPriceTicker(deps: { clock: Clock; model: PriceModel; inter
     repair() {
       // A timer more than one interval overdue did not run: someone cancelled it.
       if (timer && clock.now() > timer.dueAt + intervalMs) timer = undefined
+      arm()
+    },
+    realign() {
+      if (timer) clock.cancel(timer)
+      timer = undefined
+      lastTickAt = Number.NEGATIVE_INFINITY
       arm()
     },
     stats: () => ({ subscriptions, ticks, lastTickAt: Number.isFinite(lastTickAt) ? new Date(lastTickAt).toISOString() : null, tickWorkMs, tickLateMs }),

@@ -96,6 +96,9 @@ export function createStreamServer(deps: StreamDeps, overrides: Partial<StreamOp
     socket.on('error', () => {})
   }
 
+  const realign = () => ticker.realign()
+  bus.on('state.restored', realign)
+
   const heartbeat = setInterval(() => {
     for (const connection of connections) {
       if (!connection.alive) {
@@ -156,6 +159,7 @@ export function createStreamServer(deps: StreamDeps, overrides: Partial<StreamOp
       if (closing) return
       closing = true
       clearInterval(heartbeat)
+      bus.off('state.restored', realign)
       ticker.close()
       wallets.close()
       const closed = [...connections].map(

@@ -140,6 +140,19 @@ describe('price ticker', () => {
     expect(clock.pendingTimers()).toBe(1)
   })
 
+  it('goes back on the grid when the clock is set backwards and realigned (a restore)', async () => {
+    const { clock, ticker, advance } = setup()
+    const a = recordingOutbox()
+    ticker.subscribe(a.outbox, ['ETH/USD'])
+    await advance(5000)
+    clock.setNow(START + 1500)
+    ticker.realign()
+    a.frames.length = 0
+    await advance(1500)
+    expect(a.timestamps()).toEqual([2000, 3000].map((ms) => new Date(START + ms).toISOString()))
+    expect(clock.pendingTimers()).toBe(1)
+  })
+
   it('drops its timer when the last pair is unsubscribed', async () => {
     const { clock, ticker } = setup()
     const a = recordingOutbox()
