@@ -416,6 +416,28 @@ describe('stream: wallets channel', () => {
     expect(later.filter((m) => m.event === 'payment.updated').map((m) => (m.data as { status: string }).status)).toEqual(['processing', 'completed'])
   })
 
+  it('sends balance.updated only to wallets whose balance moved: an internal recipient gets one at completion, none at creation', async () => {
+    const { sb, wallet } = await setup()
+    const recipient = (await sb.api.post('/v1/wallets').set(sb.auth()).send({ name: 'r', currency: 'USDC', network: 'polygon' }).expect(201)).body.data
+    const c = await client(streamUrl(sb.url), bearer())
+    c.send({ action: 'subscribe', channel: 'wallets' })
+    await c.next()
+    const seen = async () => (await c.drain()).map((m) => `${m.wallet_id === wallet.id ? 'source' : 'recipient'} ${m.event}${m.event === 'payment.updated' ? ` ${(m.data as { status: string }).status}` : ''}`)
+
+    const pay = async () => (await sb.api.post('/v1/payments').set(sb.auth()).send({ source_wallet: wallet.id, amount: '1.00', currency: 'USDC', recipient: recipient.id }).expect(201)).body.data.id as string
+    const first = await pay()
+    expect(await seen()).toEqual(['source payment.updated pending', 'source balance.updated', 'recipient payment.updated pending'])
+    await sb.api.post(`/_sandbox/payments/${first}/complete`).expect(200)
+    expect(await seen()).toEqual([
+      'source payment.updated processing', 'recipient payment.updated processing',
+      'source payment.updated completed', 'source balance.updated', 'recipient payment.updated completed', 'recipient balance.updated',
+    ])
+    const second = await pay()
+    await seen()
+    await sb.api.post(`/_sandbox/payments/${second}/fail`).send({}).expect(200)
+    expect(await seen()).toEqual(['source payment.updated failed', 'source balance.updated', 'recipient payment.updated failed'])
+  })
+
   it('delivers only the wallets named in wallet_ids, and unsubscribing ids removes them', async () => {
     const { sb, wallet, other } = await setup()
     const c = await client(streamUrl(sb.url), bearer())
