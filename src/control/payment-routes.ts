@@ -113,7 +113,7 @@ export const paymentControlRoutes = [
     status: 200, response: ScreeningResultSchema, errors: ['resource_missing'],
     handler: ({ body }, ctx) => {
       if (!ctx.deps.control.screening.unflag(body.network, body.address)) {
-        throw new ApiError('resource_missing', `${body.address} was not flagged through the control API on ${body.network} (fixture entries cannot be removed).`, { param: 'address' })
+        throw new ApiError('resource_missing', `${echoId(body.address)} was not flagged through the control API on ${body.network} (fixture entries cannot be removed).`, { param: 'address' })
       }
       return { network: body.network, address: body.address, flagged: false }
     },

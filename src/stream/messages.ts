@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import { ApiError, type ErrorCode } from '../errors.js'
+import { ApiError, echo, type ErrorCode } from '../errors.js'
 import type { WalletNotification } from '../events/bus.js'
 import { parseOrThrow } from '../http/validate.js'
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../http/json-depth.js'
@@ -15,7 +15,7 @@ export const CHANNELS = ['prices', 'wallets'] as const
 export type Channel = (typeof CHANNELS)[number]
 
 const oneOf = (field: string, values: readonly string[]) => (issue: { input?: unknown }) =>
-  issue.input === undefined ? undefined : `${field} must be one of ${values.join(', ')}; got ${JSON.stringify(issue.input)}`
+  issue.input === undefined ? undefined : `${field} must be one of ${values.join(', ')}; got ${echo(issue.input)}`
 
 const stringList = (field: string, example: string) =>
   z

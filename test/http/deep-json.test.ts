@@ -75,6 +75,8 @@ describe('error messages that repeat a received value', () => {
       await sb.api.post('/v1/wallets').set(sb.auth()).send({ name: 'a', currency: 'USDC', network: 'polygon', [long]: 1 }).expect(400),
       await sb.api.post('/v1/webhooks').set(sb.auth()).send({ url: 'http://127.0.0.1:1/x', events: [long] }).expect(400),
       await sb.api.get(`/v1/payments/pay_${long.slice(0, 5_000)}`).set(sb.auth()).expect(404),
+      await sb.api.delete('/_sandbox/screening').send({ network: 'polygon', address: long }).expect(404),
+      await sb.api.post('/_sandbox/reset').send({ api_key: long }).expect(404),
     ]
     for (const res of answers) {
       expect(res.body.error.message.length).toBeLessThan(400)
