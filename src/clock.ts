@@ -16,6 +16,8 @@ export interface TimerHandle {
 type Task = () => void | Promise<void>
 
 interface Timer extends TimerHandle {
+  /** Mutable inside the clock: `setNow` moves every pending timer with the time. */
+  dueAt: number
   task: Task
   /** Lets a reset cancel one account's timers. */
   tag: string | undefined
@@ -33,8 +35,25 @@ export interface Clock {
   cancel(handle: TimerHandle | undefined): void
   /** Cancels every timer (no tag: all timers). */
   cancelTagged(tag?: string): void
+  /**
+   * Work started off the scheduler that an advance must see finish before it runs the next timer
+   * (a webhook delivery waiting on its receiver), so that what the work schedules when it ends (a
+   * retry) falls due inside the same advance, at its own time. Real-time wake-ups do not wait for it.
+   */
+  track(work: Promise<unknown>): void
+  /**
+   * While due timers run: the time they are run up to (the end of an advance, or now for a real-time
+   * wake-up); undefined otherwise. Lets the price ticker send only the last ticks of a long advance.
+   */
+  dueUntil(): number | undefined
   /** Moves the clock forward, running everything that falls due in time order. */
   advance(ms: number): Promise<void>
+  /**
+   * Sets sandbox time (a restore puts the clock where its snapshot was taken, also backwards): a
+   * manual clock stands at `ms`; a real clock gets the offset that makes its now `ms`. Pending
+   * timers keep their remaining delay.
+   */
+  setNow(ms: number): void
   pendingTimers(): number
   /** Stops the real-time wake-up; nothing runs afterwards. */
   close(): void
@@ -60,9 +79,11 @@ export function createClock(options: ClockOptions): Clock {
   let offset = 0
   /** While `advance` runs a task, time reads as that task's due time. */
   let pinned: number | undefined
+  let runningUntil: number | undefined
   let wakeUp: NodeJS.Timeout | undefined
   let closed = false
   let running: Promise<void> = Promise.resolve()
+  const tracked = new Set<Promise<void>>()
 
   const base = () => (options.mode === 'manual' ? options.start : Date.now())
   const now = () => pinned ?? base() + offset
@@ -76,15 +97,28 @@ export function createClock(options: ClockOptions): Clock {
     }
   }
 
-  /** Runs every timer due at or before `until`, oldest first, pinning time to each one's due time. */
-  async function runDue(until: number): Promise<void> {
+  /** Waits until no tracked work is in flight, including work that finishing work started. */
+  async function settleTracked(): Promise<void> {
+    while (tracked.size > 0) await Promise.all(tracked)
+  }
+
+  /**
+   * Runs every timer due at or before `until`, oldest first, pinning time to each one's due time.
+   * An advance (`waitForTracked`) lets tracked work finish before each next timer, so a timer that
+   * work schedules is in the heap, in its place, before the loop looks at it.
+   */
+  async function runDue(until: number, waitForTracked: boolean): Promise<void> {
+    if (waitForTracked) await settleTracked()
+    runningUntil = until
     while (heap.length > 0 && heap[0]!.dueAt <= until && !closed) {
       const timer = pop(heap)
       pinned = Math.max(timer.dueAt, pinned ?? -Infinity)
       const result = runTask(timer)
       if (result) await result
+      if (waitForTracked) await settleTracked()
     }
     pinned = undefined
+    runningUntil = undefined
   }
 
   function rearm(): void {
@@ -94,7 +128,7 @@ export function createClock(options: ClockOptions): Clock {
     if (heap.length === 0) return
     const delay = Math.min(Math.max(heap[0]!.dueAt - now(), 0), 2 ** 31 - 1)
     wakeUp = setTimeout(() => {
-      running = running.then(() => runDue(now())).then(rearm)
+      running = running.then(() => runDue(now(), false)).then(rearm)
     }, delay)
     wakeUp.unref?.()
   }
@@ -124,10 +158,24 @@ export function createClock(options: ClockOptions): Clock {
     advance(ms) {
       running = running.then(async () => {
         const target = now() + ms
-        await runDue(target)
+        await runDue(target, true)
         offset += target - now()
       })
       return running.then(rearm)
+    },
+    dueUntil: () => runningUntil,
+    track(work) {
+      const settled: Promise<void> = work.then(
+        () => void tracked.delete(settled),
+        () => void tracked.delete(settled),
+      )
+      tracked.add(settled)
+    },
+    setNow(ms) {
+      const delta = ms - (base() + offset)
+      offset += delta
+      for (const timer of heap) timer.dueAt += delta
+      rearm()
     },
     pendingTimers: () => heap.length,
     close() {

@@ -75,7 +75,24 @@ export class ApiError extends Error {
   }
 }
 
+/** The longest piece of a received value an error message repeats. */
+const ECHO_LIMIT = 60
+
+/**
+ * A received value as an error message may show it: strings quoted and cut to 60 characters,
+ * anything else named by its kind. Messages never render unbounded input (a 100 KB id, a value
+ * nested thousands of levels deep), so an error stays short and can never fail to render.
+ */
+export function echo(value: unknown): string {
+  if (typeof value === 'string') return JSON.stringify(value.length > ECHO_LIMIT ? `${value.slice(0, ECHO_LIMIT)}…` : value)
+  if (typeof value === 'number' || typeof value === 'boolean' || value === null) return String(value)
+  return Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : typeof value
+}
+
+/** A received id or name as it appears between quotes in a message: cut like `echo`, without JSON escaping. */
+export const echoId = (value: string): string => (value.length > ECHO_LIMIT ? `${value.slice(0, ECHO_LIMIT)}…` : value)
+
 /** 404 for an unknown id, and for an id of another account: both must read the same. */
 export function notFound(kind: string, id: string, param?: string): ApiError {
-  return new ApiError('resource_missing', `No such ${kind}: '${id}'.`, param ? { param } : {})
+  return new ApiError('resource_missing', `No such ${kind}: '${echoId(id)}'.`, param ? { param } : {})
 }

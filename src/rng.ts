@@ -32,6 +32,12 @@ export function createRng(...parts: Array<string | number>): Rng {
   return rng
 }
 
+/**
+ * A new position derived from `state` and `parts`: a stream that does not replay the one `state`
+ * would give, yet is the same for the same state and parts (a restore's ids, CONTRACT.md section 14).
+ */
+export const forkRngState = (state: RngState, ...parts: Array<string | number>): RngState => createRng(...state, ...parts).state()
+
 export function restoreRng(state: RngState): Rng {
   let [a, b, c, d] = state
 

@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import { ApiError } from '../errors.js'
+import { ApiError, echoId } from '../errors.js'
 import { defineRoute } from '../http/route.js'
 import { IdParams } from '../schemas/common.js'
 import { ListRequestsQuery, RequestJournalEntrySchema } from '../schemas/control.js'
@@ -31,7 +31,7 @@ export const faultControlRoutes = [
     request: { params: IdParams },
     status: 200, response: z.object({ id: z.string(), object: z.literal('fault'), deleted: z.literal(true) }), errors: ['resource_missing'],
     handler: ({ params }, ctx) => {
-      if (!ctx.deps.control.faults.remove(params.id)) throw new ApiError('resource_missing', `No such fault: '${params.id}'. GET /_sandbox/faults lists them.`)
+      if (!ctx.deps.control.faults.remove(params.id)) throw new ApiError('resource_missing', `No such fault: '${echoId(params.id)}'. GET /_sandbox/faults lists them.`)
       return { id: params.id, object: 'fault', deleted: true }
     },
   }),

@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import { ApiError } from '../errors.js'
+import { ApiError, echoId } from '../errors.js'
 import { defineRoute } from '../http/route.js'
 import { FAILURE_MESSAGES, DEFAULT_FAILURE_CODE, type FailureCode } from '../ledger/failures.js'
 import { presentPayment, presentWallet } from '../ledger/present.js'
@@ -91,7 +91,7 @@ export const paymentControlRoutes = [
     request: { params: IdParams },
     status: 200, response: z.object({ id: z.string(), object: z.literal('outcome_rule'), deleted: z.literal(true) }), errors: ['resource_missing'],
     handler: ({ params }, ctx) => {
-      if (!ctx.deps.control.rules.remove(params.id)) throw new ApiError('resource_missing', `No such outcome rule: '${params.id}'.`)
+      if (!ctx.deps.control.rules.remove(params.id)) throw new ApiError('resource_missing', `No such outcome rule: '${echoId(params.id)}'.`)
       return { id: params.id, object: 'outcome_rule', deleted: true }
     },
   }),
@@ -113,7 +113,7 @@ export const paymentControlRoutes = [
     status: 200, response: ScreeningResultSchema, errors: ['resource_missing'],
     handler: ({ body }, ctx) => {
       if (!ctx.deps.control.screening.unflag(body.network, body.address)) {
-        throw new ApiError('resource_missing', `${body.address} was not flagged through the control API on ${body.network} (fixture entries cannot be removed).`, { param: 'address' })
+        throw new ApiError('resource_missing', `${echoId(body.address)} was not flagged through the control API on ${body.network} (fixture entries cannot be removed).`, { param: 'address' })
       }
       return { network: body.network, address: body.address, flagged: false }
     },

@@ -1,6 +1,6 @@
 import * as z from 'zod'
 import { wallClockMs } from '../clock.js'
-import { ApiError } from '../errors.js'
+import { ApiError, echoId } from '../errors.js'
 import { defineRoute } from '../http/route.js'
 import {
   AccountSchema, AdvanceClockSchema, ClockSchema, CreatedKeySchema, CreateKeySchema, ListAccountsQuery, PatchAccountSchema, ResetResultSchema, ResetSchema,
@@ -43,7 +43,7 @@ export const controlRoutes = [
         return { reset: 'all', account_id: null }
       }
       const key = store.keys.get(body.api_key)
-      if (!key) throw new ApiError('resource_missing', `No account uses the key '${body.api_key}'.`, { param: 'api_key' })
+      if (!key) throw new ApiError('resource_missing', `No account uses the key '${echoId(body.api_key)}'.`, { param: 'api_key' })
       control.resetAccount(key.account_id)
       return { reset: 'account', account_id: key.account_id }
     },
@@ -67,7 +67,7 @@ export const controlRoutes = [
     status: 200, response: AccountSchema, errors: ['resource_missing'],
     handler: ({ params, body }, ctx) => {
       const state = ctx.deps.store.accounts.get(params.id)
-      if (!state) throw new ApiError('resource_missing', `No such account: '${params.id}'.`)
+      if (!state) throw new ApiError('resource_missing', `No such account: '${echoId(params.id)}'.`)
       ctx.deps.store.update(() => (state.account.whitelist_enforced = body.whitelist_enforced))
       return presentAccount(ctx.deps, params.id)
     },
@@ -78,7 +78,7 @@ export const controlRoutes = [
     status: 201, response: CreatedKeySchema, errors: ['resource_missing'],
     handler: ({ body }, ctx) => {
       if (body.account_id !== undefined && !ctx.deps.store.accounts.has(body.account_id)) {
-        throw new ApiError('resource_missing', `No such account: '${body.account_id}'.`, { param: 'account_id' })
+        throw new ApiError('resource_missing', `No such account: '${echoId(body.account_id)}'.`, { param: 'account_id' })
       }
       const key = ctx.deps.accounts.createKey({ accountId: body.account_id, type: body.type, scopes: body.scopes ?? ['*'], allowedIps: body.allowed_ips })
       return { key: key.key, account_id: key.account_id, type: key.type, scopes: [...key.scopes], allowed_ips: [...key.allowed_ips] }

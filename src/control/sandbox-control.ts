@@ -6,6 +6,7 @@ import type { Accounts } from '../ledger/accounts.js'
 import type { OutcomeRules } from '../lifecycle/outcome-rules.js'
 import type { Screening } from '../lifecycle/screening.js'
 import type { AccountState, PaymentRecord, WalletRecord } from '../store/records.js'
+import { forkRngState, type RngState } from '../rng.js'
 import type { Data } from '../store/data.js'
 import type { Store } from '../store/store.js'
 import type { FaultRules } from './fault-rules.js'
@@ -49,13 +50,17 @@ export function createSandboxControl(deps: {
     },
 
     /**
-     * Replaces the whole state with a snapshot (already validated). Observers first drop what they
-     * hold for the accounts that go away, as on a reset; settlement then picks up the restored
-     * payments that were on their way. The clock is not part of a snapshot and stays where it is.
+     * Replaces the whole state with a snapshot (already validated), the clock included when the
+     * snapshot says when it was taken. Observers first drop what they hold for the accounts that go
+     * away, as on a reset; settlement then picks up the restored payments that were on their way.
+     * Every generator of the restored accounts is forked with a new generation, so new ids repeat
+     * neither the snapshot's (which the process may have issued after it was taken) nor any other.
      */
-    restore(data: Data): void {
+    restore(data: Data, takenAt?: number): void {
       for (const id of store.accounts.keys()) forget(id)
-      store.replace(data)
+      const generation = accounts.newIdGeneration()
+      store.replace({ ...data, accounts: data.accounts.map((account) => ({ ...account, rng_state: forkRngState(account.rng_state as RngState, 'generation', generation) })) })
+      if (takenAt !== undefined) clock.setNow(takenAt)
       accounts.ensureDefault()
       bus.emit('state.restored')
     },

@@ -19,12 +19,12 @@ export const snapshotRoutes = [
     handler: (_input, ctx) => ({ ...ctx.deps.store.toData(), taken_at: ctx.deps.clock.nowIso() }),
   }),
   defineRoute({
-    method: 'post', path: '/_sandbox/restore', operationId: 'sandboxRestore', summary: 'Replace the whole state with the data of a snapshot (the clock stays where it is)', tag, auth,
+    method: 'post', path: '/_sandbox/restore', operationId: 'sandboxRestore', summary: 'Replace the whole state with the data of a snapshot, the clock set to its taken_at', tag, auth,
     request: { body: SnapshotSchema }, bodyLimit: RESTORE_BODY_LIMIT,
     status: 200, response: RestoreResultSchema,
     handler: ({ body }, ctx) => {
-      const { taken_at: _takenAt, ...data } = body
-      ctx.deps.control.restore(data)
+      const { taken_at: takenAt, ...data } = body
+      ctx.deps.control.restore(data, takenAt === undefined ? undefined : Date.parse(takenAt))
       return { restored: true as const, accounts: ctx.deps.store.accounts.size, keys: ctx.deps.store.keys.size }
     },
   }),

@@ -1,4 +1,4 @@
-import { ApiError } from '../errors.js'
+import { ApiError, echoId } from '../errors.js'
 import type { WebhookEngine } from '../events/webhooks.js'
 import { defineRoute } from '../http/route.js'
 import { IdParams } from '../schemas/common.js'
@@ -24,7 +24,7 @@ export function webhookControlRoutes(engine: WebhookEngine) {
       status: 200, response: DeliverySchema, errors: ['resource_missing'],
       handler: async ({ params }) => {
         const delivery = await engine.retry(params.id)
-        if (!delivery) throw new ApiError('resource_missing', `No such webhook delivery: '${params.id}'. GET /_sandbox/webhooks/deliveries lists the recent ones.`)
+        if (!delivery) throw new ApiError('resource_missing', `No such webhook delivery: '${echoId(params.id)}'. GET /_sandbox/webhooks/deliveries lists the recent ones.`)
         return delivery
       },
     }),

@@ -48,6 +48,8 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
   const log = createDeliveryLog()
   /** Delivery ids come from a generator per account, so deliveries never shift the ledger's ids. */
   const idRngs = new Map<string, Rng>()
+  /** How often each account was reset or restored: its next generator must not replay the ids of the last. */
+  const drops = new Map<string, number>()
   /** Per endpoint, the deliveries whose first attempt has not finished yet, oldest first. */
   const firstAttempts = new Map<string, DeliveryRecord[]>()
   let busy = 0
@@ -56,7 +58,7 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
 
   const deliveryId = (accountId: string) => {
     let rng = idRngs.get(accountId)
-    if (!rng) idRngs.set(accountId, (rng = createRng(config.seed, 'deliveries', accountId)))
+    if (!rng) idRngs.set(accountId, (rng = createRng(config.seed, 'deliveries', accountId, drops.get(accountId) ?? 0)))
     return newId('dlv', rng)
   }
 
@@ -112,7 +114,7 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
     }
     const fresh = [record]
     firstAttempts.set(key, fresh)
-    void drain(key, fresh)
+    clock.track(drain(key, fresh))
   }
 
   async function drain(key: string, queue: DeliveryRecord[]): Promise<void> {
@@ -179,12 +181,16 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
     record.next_attempt_at = null
   }
 
-  /** Runs on the sandbox clock; returns at once so that a slow receiver never holds the clock up. */
+  /**
+   * Runs on the sandbox clock; returns at once so that a slow receiver never holds real time up,
+   * but is tracked, so that an advance sees the attempt end (and its next retry scheduled) before
+   * it moves past it.
+   */
   function runScheduledRetry(record: DeliveryRecord): void {
     record.timer = undefined
     if (record.dropped || closed) return
     startWork()
-    void attempt(record, 'automatic').finally(endWork)
+    clock.track(attempt(record, 'automatic').finally(endWork))
   }
 
   function dropAccount(accountId: string): void {
@@ -194,6 +200,7 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
       record.timer = undefined
     }
     idRngs.delete(accountId)
+    drops.set(accountId, (drops.get(accountId) ?? 0) + 1)
   }
 
   const onReset = (accountId: string) => dropAccount(accountId)

@@ -1,11 +1,12 @@
 import type { IncomingMessage } from 'node:http'
-import { ApiError } from '../errors.js'
+import { ApiError, echoId } from '../errors.js'
+import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js'
 
 export type RawBody =
   | { kind: 'empty' }
   | { kind: 'json'; text: string; value: unknown }
   | { kind: 'form'; text: string; value: Record<string, unknown> }
-  | { kind: 'invalid_json'; text: string }
+  | { kind: 'invalid_json'; text: string; message: string }
 
 /**
  * Reads the request body as text, enforcing the size limit (413) and media type (415). Invalid
@@ -20,10 +21,11 @@ export async function readBody(req: IncomingMessage, options: { limit: number; l
 
   const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase()
   if (type === 'application/json' || type.endsWith('+json')) {
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return { kind: 'invalid_json', text, message: TOO_DEEP }
     try {
       return { kind: 'json', text, value: JSON.parse(text) }
     } catch {
-      return { kind: 'invalid_json', text }
+      return { kind: 'invalid_json', text, message: NOT_JSON }
     }
   }
   if (type === 'application/x-www-form-urlencoded') {
@@ -32,8 +34,11 @@ export async function readBody(req: IncomingMessage, options: { limit: number; l
     }
     return { kind: 'form', text, value: formToObject(new URLSearchParams(text)) }
   }
-  throw new ApiError('unsupported_media_type', `Content-Type ${type ? `'${type}'` : '(none)'} is not supported; send JSON with Content-Type: application/json.`)
+  throw new ApiError('unsupported_media_type', `Content-Type ${type ? `'${echoId(type)}'` : '(none)'} is not supported; send JSON with Content-Type: application/json.`)
 }
+
+const NOT_JSON = 'The request body is not valid JSON. Check for trailing commas, unquoted keys or single quotes.'
+const TOO_DEEP = `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep; no request needs that many.`
 
 function tooLarge(limit: number): ApiError {
   return new ApiError('body_too_large', `The request body exceeds the limit of ${limit} bytes.`, { headers: { Connection: 'close' } })

@@ -66,7 +66,7 @@ export function createRouteHandler(route: AnyRoute, deps: AppDeps, http: HttpSer
       dropAnswer = fault === 'commit_then_drop'
 
       if (body.kind === 'invalid_json') {
-        throw new ApiError('invalid_json', 'The request body is not valid JSON. Check for trailing commas, unquoted keys or single quotes.')
+        throw new ApiError('invalid_json', body.message)
       }
       const rawBody = body.kind === 'empty' ? {} : body.value
       const input = {

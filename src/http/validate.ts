@@ -1,5 +1,5 @@
 import type { z } from 'zod'
-import { ApiError, formatParam } from '../errors.js'
+import { ApiError, echoId, formatParam } from '../errors.js'
 
 const describe = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : typeof value)
 
@@ -36,8 +36,8 @@ export function parseOrThrow<T extends z.ZodType>(schema: T, input: unknown, whe
   const issue = result.error.issues[0]!
   if (issue.code === 'unrecognized_keys') {
     const [key] = issue.keys
-    const prefix = issue.path.length ? `${formatParam(issue.path)}.` : ''
-    throw new ApiError('parameter_invalid', `Unknown ${where === 'query' ? 'query parameter' : 'parameter'} '${prefix}${key}'.`, { param: `${prefix}${key}` })
+    const name = echoId(`${issue.path.length ? `${formatParam(issue.path)}.` : ''}${key}`)
+    throw new ApiError('parameter_invalid', `Unknown ${where === 'query' ? 'query parameter' : 'parameter'} '${name}'.`, { param: name })
   }
   const param = issue.path.length > 0 ? formatParam(issue.path) : undefined
   const missing = (issue.code === 'invalid_type' || issue.code === 'invalid_value') && issue.input === undefined && param !== undefined

@@ -4,7 +4,7 @@ import type { Clock } from '../clock.js'
 import type { Fixtures } from '../fixtures.js'
 import { newId } from '../ids.js'
 import { toBaseUnits } from '../money.js'
-import { createRng } from '../rng.js'
+import { createRng, forkRngState, restoreRng } from '../rng.js'
 import { PaymentIndex } from '../store/payment-index.js'
 import type { AccountState, KeyRecord, KeyType, Scope, WalletRecord } from '../store/records.js'
 import type { Store } from '../store/store.js'
@@ -19,6 +19,12 @@ export interface Accounts {
   /** Back to the fixtures: same id, same keys, freshly seeded wallets, nothing else. */
   reset(accountId: string): AccountState
   get(accountId: string): AccountState | undefined
+  /**
+   * Starts a new generation of ids (a restore): accounts seeded from now on draw their later ids
+   * from a stream of this generation, so they do not replay the ids an earlier incarnation issued.
+   * Returns the generation, for forking the restored accounts' generators the same way.
+   */
+  newIdGeneration(): number
 }
 
 /**
@@ -36,6 +42,7 @@ export function createAccounts(deps: {
 }): Accounts {
   const { store, clock, fixtures, seed } = deps
   let createdByControl = 0
+  let generation = 0
 
   function seedAccount(id: string, origin: string, whitelistEnforced = false): AccountState {
     const rng = createRng(seed, 'account', origin)
@@ -77,6 +84,8 @@ export function createAccounts(deps: {
       })
     }
     deps.onSeeded?.(state)
+    // The fixtures' wallets keep their ids; what the account creates later does not repeat an earlier generation's.
+    if (generation > 0) state.rng = restoreRng(forkRngState(rng.state(), 'generation', generation))
     return state
   }
 
@@ -133,6 +142,7 @@ export function createAccounts(deps: {
       })
     },
     get: (accountId) => store.accounts.get(accountId),
+    newIdGeneration: () => ++generation,
   }
 
   function firstKeyOf(accountId: string): string | undefined {

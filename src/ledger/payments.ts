@@ -1,6 +1,6 @@
 import { addressKey, describeAddressFormat, generateTxHash, isValidAddress } from '../chain/networks.js'
 import type { Clock } from '../clock.js'
-import { ApiError, notFound } from '../errors.js'
+import { ApiError, echoId, notFound } from '../errors.js'
 import type { Publisher } from '../events/publisher.js'
 import { newId } from '../ids.js'
 import { formatAmount } from '../money.js'
@@ -70,7 +70,7 @@ export function createPaymentService(deps: {
         )
       }
     } else if (!isValidAddress(source.network, input.recipient)) {
-      throw new ApiError('parameter_invalid', `recipient must be a wal_ wallet id or ${describeAddressFormat(source.network)}; '${input.recipient}' is not.`, { param: 'recipient' })
+      throw new ApiError('parameter_invalid', `recipient must be a wal_ wallet id or ${describeAddressFormat(source.network)}; '${echoId(input.recipient)}' is not.`, { param: 'recipient' })
     }
 
     if (source.status !== 'active') throw new ApiError('wallet_inactive', `The source wallet ${source.id} is ${source.status} and cannot send funds.`, { param: 'source_wallet' })
@@ -105,18 +105,19 @@ export function createPaymentService(deps: {
       account.payments.statusChanged(payment, previous)
     })
     const type = to === 'processing' ? 'payment.processing' : to === 'completed' ? 'payment.succeeded' : 'payment.failed'
-    notify(account, payment, to !== 'processing')
+    notify(account, payment, balancesMovedBy(payment, to))
     publisher.event(account, type, presentPayment(payment))
     deps.onTransition?.(account, payment)
   }
 
-  function notify(account: AccountState, payment: PaymentRecord, balancesMoved: boolean) {
+  /** `payment.updated` to both wallets of the payment; `balance.updated` only to those whose balance moved. */
+  function notify(account: AccountState, payment: PaymentRecord, balancesMoved: readonly string[]) {
     const wallets = [payment.source, ...(payment.destination_type === 'wallet' ? [payment.destination] : [])]
     for (const id of wallets) {
       const wallet = account.wallets.get(id)
       if (!wallet) continue
       publisher.wallet(account, id, 'payment.updated', presentPayment(payment))
-      if (balancesMoved) publisher.wallet(account, id, 'balance.updated', presentBalance(wallet))
+      if (balancesMoved.includes(id)) publisher.wallet(account, id, 'balance.updated', presentBalance(wallet))
     }
   }
 
@@ -173,7 +174,7 @@ export function createPaymentService(deps: {
 
     /** `payment.created` and the wallet notifications of an inserted payment. */
     announce(account: AccountState, payment: PaymentRecord): void {
-      notify(account, payment, true)
+      notify(account, payment, balancesMovedBy(payment, 'pending'))
       publisher.event(account, 'payment.created', presentPayment(payment))
     },
 
@@ -219,4 +220,15 @@ export function createPaymentService(deps: {
     },
   }
   return service
+}
+
+/**
+ * The wallets whose balances a payment's step moves (CONTRACT.md section 5): creation locks in the
+ * source; completion takes from the source's locked balance and credits an internal recipient;
+ * failure unlocks in the source; processing moves nothing.
+ */
+function balancesMovedBy(payment: PaymentRecord, to: PaymentStatus): string[] {
+  if (to === 'processing') return []
+  if (to === 'completed' && payment.destination_type === 'wallet') return [payment.source, payment.destination]
+  return [payment.source]
 }

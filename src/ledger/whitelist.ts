@@ -1,6 +1,6 @@
 import { addressKey, describeAddressFormat, isValidAddress, type Network } from '../chain/networks.js'
 import type { Clock } from '../clock.js'
-import { ApiError, notFound } from '../errors.js'
+import { ApiError, echoId, notFound } from '../errors.js'
 import { newId } from '../ids.js'
 import type { AccountState, WhitelistRecord } from '../store/records.js'
 import type { Store } from '../store/store.js'
@@ -14,7 +14,7 @@ export function createWhitelistService(deps: { store: Store; clock: Clock }) {
   return {
     add(account: AccountState, input: { address: string; network: Network; label?: string | null }): WhitelistRecord {
       if (!isValidAddress(input.network, input.address)) {
-        throw new ApiError('parameter_invalid', `address must be ${describeAddressFormat(input.network)}; '${input.address}' is not.`, { param: 'address' })
+        throw new ApiError('parameter_invalid', `address must be ${describeAddressFormat(input.network)}; '${echoId(input.address)}' is not.`, { param: 'address' })
       }
       const key = addressKey(input.network, input.address)
       for (const entry of account.whitelist.values()) {

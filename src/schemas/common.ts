@@ -2,7 +2,7 @@ import { whenPresent } from './messages.js'
 import * as z from 'zod'
 import { CURRENCIES, NETWORKS } from '../chain/networks.js'
 import { AMOUNT_PATTERN } from '../money.js'
-import { ERRORS, type ErrorCode } from '../errors.js'
+import { echo, ERRORS, type ErrorCode } from '../errors.js'
 
 /** Building blocks shared by the resource schemas. Messages say what is wrong and how to fix it. */
 
@@ -13,11 +13,11 @@ export const AmountSchema = z
   .meta({ description: 'Decimal string, greater than zero, with no more fraction digits than the asset allows.', example: '10.50' })
 
 export const CurrencySchema = z.enum(CURRENCIES as [string, ...string[]], {
-  error: (issue) => issue.input === undefined ? undefined : `currency must be one of ${CURRENCIES.join(', ')} (upper case); got ${JSON.stringify(issue.input)}`,
+  error: (issue) => issue.input === undefined ? undefined : `currency must be one of ${CURRENCIES.join(', ')} (upper case); got ${echo(issue.input)}`,
 })
 
 export const NetworkSchema = z.enum(NETWORKS, {
-  error: (issue) => issue.input === undefined ? undefined : `network must be one of ${NETWORKS.join(', ')} (lower case); got ${JSON.stringify(issue.input)}`,
+  error: (issue) => issue.input === undefined ? undefined : `network must be one of ${NETWORKS.join(', ')} (lower case); got ${echo(issue.input)}`,
 })
 
 const RESERVED_KEYS = new Set(['__proto__', 'constructor', 'prototype'])
@@ -36,8 +36,10 @@ export const MetadataSchema = z
     // JSON.parse keeps "__proto__" as an own key, but z.record drops it silently; refuse it before parsing.
     if (value !== null && typeof value === 'object' && Object.hasOwn(value, '__proto__')) ctx.addIssue({ code: 'custom', message: RESERVED_MESSAGE, input: value })
     return value
-  }, MetadataRecord)
-  .meta({ id: 'Metadata', description: 'Up to 50 string keys (≤ 40 characters) with string values (≤ 500 characters).' })
+  }, MetadataRecord.nullable())
+  // `null` means no metadata, as clients that serialise an unset map send it (CONTRACT.md section 14).
+  .transform((value) => value ?? {})
+  .meta({ id: 'Metadata', description: 'Up to 50 string keys (≤ 40 characters) with string values (≤ 500 characters); null means {}.' })
 
 export const DescriptionSchema = z.string().max(1000, { error: 'description is at most 1000 characters' })
 

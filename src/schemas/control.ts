@@ -63,7 +63,12 @@ export const AdvanceClockSchema = z.strictObject({
  * `GET /_sandbox/snapshot` and `POST /_sandbox/restore`: the data file's format (src/store/data.ts)
  * plus the sandbox time it was taken at, so a `--data-file` file can be restored too.
  */
-export const SnapshotSchema = DataSchema.extend({ taken_at: z.string().optional().describe('Sandbox time of the snapshot (ignored by restore).') })
+export const SnapshotSchema = DataSchema.extend({
+  taken_at: z.iso
+    .datetime({ error: 'taken_at must be an ISO 8601 UTC timestamp such as 2026-01-01T00:00:00.000Z' })
+    .optional()
+    .describe('Sandbox time of the snapshot; a restore sets the clock to it (without it, the clock stays where it is).'),
+})
   .superRefine((data, ctx) => {
     const inconsistency = firstInconsistency(data)
     if (inconsistency) ctx.addIssue({ code: 'custom', path: inconsistency.path, message: `The snapshot is inconsistent: ${inconsistency.problem}` })

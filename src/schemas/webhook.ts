@@ -1,4 +1,5 @@
 import * as z from 'zod'
+import { echoId } from '../errors.js'
 import { EVENT_TYPES } from '../events/bus.js'
 import { DescriptionSchema, PageQuery, TimestampSchema } from './common.js'
 import { whenPresent } from './messages.js'
@@ -34,7 +35,7 @@ const EventsSchema = z
     }
     const unknown = events.find((type) => !EVENT_CHOICES.has(type))
     if (unknown !== undefined) {
-      ctx.addIssue({ code: 'custom', message: `'${unknown}' is not an event type; use any of ${EVENT_TYPES.join(', ')}, or "*" for all` })
+      ctx.addIssue({ code: 'custom', message: `'${echoId(unknown)}' is not an event type; use any of ${EVENT_TYPES.join(', ')}, or "*" for all` })
     }
   })
   .meta({ description: 'Event types to receive. Left out (or `["*"]`): every type, stored as the full list.', example: ['payment.succeeded', 'payment.failed'] })

@@ -1,5 +1,7 @@
 import * as z from 'zod'
 import { NETWORKS } from '../chain/networks.js'
+import { FaultSchema } from '../control/fault-rules.js'
+import { OutcomeRuleSchema } from '../lifecycle/outcome-rules.js'
 import { restoreRng, type RngState } from '../rng.js'
 import { PaymentIndex } from './payment-index.js'
 import { SCOPES, type AccountState, type KeyRecord, type PaymentRecord, type WalletRecord } from './records.js'
@@ -113,12 +115,22 @@ const AccountDataSchema = z.object({
   ),
 })
 
+/**
+ * Sandbox-wide state owned by the control API, by module. Each part is checked in full: a restore
+ * or data file with `faults: {}` would otherwise load and break every later request.
+ */
+const ControlDataSchema = z.strictObject({
+  outcome_rules: z.array(OutcomeRuleSchema).optional(),
+  faults: z.array(FaultSchema).optional(),
+  // `<network>:<address key>`, as the screening list keeps them.
+  screening_flagged: z.array(z.string().regex(new RegExp(`^(${NETWORKS.join('|')}):.+$`), 'expected "<network>:<address>"')).optional(),
+})
+
 export const DataSchema = z.object({
   version: z.literal(1),
   accounts: z.array(AccountDataSchema),
   keys: z.array(KeyDataSchema),
-  /** Sandbox-wide state owned by the control API (outcome rules, screening list, …), by module. */
-  control: z.record(z.string(), z.unknown()).default({}),
+  control: ControlDataSchema.default({}),
 })
 
 export type Data = z.infer<typeof DataSchema>

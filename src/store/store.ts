@@ -1,5 +1,5 @@
+import { readFile } from 'node:fs/promises'
 import type { Low } from 'lowdb'
-import type { JSONFile } from 'lowdb/node'
 import * as z from 'zod'
 import { formatParam } from '../errors.js'
 import { accountFromData, accountToData, DataSchema, emptyData, firstInconsistency, keysFromData, type Data } from './data.js'
@@ -41,7 +41,7 @@ export async function openStore(options: { dataFile?: string; onWriteError?: (er
   // Loaded only for a data file: an in-memory sandbox starts without lowdb (cold start).
   const [{ Low }, { JSONFile }] = await Promise.all([import('lowdb'), import('lowdb/node')])
   const file = new JSONFile<Data>(options.dataFile)
-  const existing = await readDataFile(file, options.dataFile)
+  const existing = await readDataFile(options.dataFile)
   if (existing) state.replace(existing)
   // Constructed explicitly with JSONFile: lowdb's presets switch to memory under NODE_ENV=test.
   const db = new Low<Data>(file, emptyData())
@@ -99,23 +99,35 @@ function createStore(
   }
 }
 
-async function readDataFile(file: JSONFile<Data>, path: string): Promise<Data | undefined> {
+/**
+ * The ledger in the data file, or undefined when there is none yet: only a missing file or one of
+ * zero bytes starts empty. Read here rather than through lowdb, which takes a file holding `null`
+ * for a missing one and would then write a fresh ledger over it.
+ */
+async function readDataFile(path: string): Promise<Data | undefined> {
+  const refuse = (problem: string) =>
+    new StoreLoadError(`Data file ${path} ${problem}${problem.endsWith('\n') ? '' : '. '}The file was left untouched; fix it or pass another --data-file.`)
+  let text: string
+  try {
+    text = await readFile(path, 'utf8')
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
+    throw refuse(`cannot be read (${(error as Error).message})`)
+  }
+  if (text.length === 0) return undefined
   let raw: unknown
   try {
-    raw = await file.read()
+    raw = JSON.parse(text)
   } catch (error) {
-    const reason = error instanceof SyntaxError ? `it is not valid JSON (${error.message})` : `it cannot be read (${(error as Error).message})`
-    throw new StoreLoadError(`Data file ${path}: ${reason}. The file was left untouched; fix it or pass another --data-file.`)
+    throw refuse(`is not valid JSON (${(error as Error).message})`)
   }
-  if (raw === null) return undefined
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    throw refuse(`holds ${raw === null ? 'null' : Array.isArray(raw) ? 'an array' : `a ${typeof raw}`} where a ledger object ({"version": 1, "accounts": [...], "keys": [...]}) is expected`)
+  }
   const parsed = DataSchema.safeParse(raw)
-  if (!parsed.success) {
-    throw new StoreLoadError(
-      `Data file ${path} does not match the ledger's schema:\n${z.prettifyError(parsed.error)}\nThe file was left untouched; fix it or pass another --data-file.`,
-    )
-  }
+  if (!parsed.success) throw refuse(`does not match the ledger's schema:\n${z.prettifyError(parsed.error)}\n`)
   const inconsistency = firstInconsistency(parsed.data)
-  if (inconsistency) throw new StoreLoadError(`Data file ${path} is inconsistent at ${formatParam(inconsistency.path)}: ${inconsistency.problem}. The file was left untouched; fix it or pass another --data-file.`)
+  if (inconsistency) throw refuse(`is inconsistent at ${formatParam(inconsistency.path)}: ${inconsistency.problem}`)
   return parsed.data
 }
 

@@ -1,7 +1,8 @@
 import * as z from 'zod'
-import { ApiError, type ErrorCode } from '../errors.js'
+import { ApiError, echo, type ErrorCode } from '../errors.js'
 import type { WalletNotification } from '../events/bus.js'
 import { parseOrThrow } from '../http/validate.js'
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../http/json-depth.js'
 import type { Quote } from './prices.js'
 
 /**
@@ -14,7 +15,7 @@ export const CHANNELS = ['prices', 'wallets'] as const
 export type Channel = (typeof CHANNELS)[number]
 
 const oneOf = (field: string, values: readonly string[]) => (issue: { input?: unknown }) =>
-  issue.input === undefined ? undefined : `${field} must be one of ${values.join(', ')}; got ${JSON.stringify(issue.input)}`
+  issue.input === undefined ? undefined : `${field} must be one of ${values.join(', ')}; got ${echo(issue.input)}`
 
 const stringList = (field: string, example: string) =>
   z
@@ -60,6 +61,7 @@ const EXAMPLE = '{"action": "subscribe", "channel": "prices", "pairs": ["ETH/USD
 export function parseClientMessage(data: Buffer | ArrayBuffer | Buffer[]): ParsedMessage | ErrorFrame {
   const text = Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8')
   let raw: unknown
+  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return errorFrame('invalid_json', `The message nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep. Send a flat JSON object, such as ${EXAMPLE}.`)
   try {
     raw = JSON.parse(text)
   } catch {

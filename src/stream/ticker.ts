@@ -6,15 +6,22 @@ import type { PriceModel } from './prices.js'
 /** Lets a reset that cancels by tag leave the ticker alone, and shows what the timer is. */
 export const PRICE_TICK_TAG = 'stream:prices'
 
+/** At most this many ticks of one advance are sent to subscribers: the last ones (CONTRACT.md section 14). */
+export const MAX_SENT_TICKS_PER_ADVANCE = 600
+
+/** Called on every tick at its sandbox time, sent or not (resting orders are checked on ticks). */
+export type TickHook = (at: number) => void
+
 /**
  * The `prices` channel: who listens to which pair, and the tick that feeds them.
  *
  * Ticks fall on a grid of `intervalMs` of sandbox time (aligned on the epoch), so a manual clock
- * drives them. The clock task only notes that a tick is due; the tick itself runs right after the
- * clock has finished moving (setImmediate) and sends the quotes at the latest grid time. Advancing
- * the clock by an hour therefore computes and sends one tick, not 3,600. Each pair's quote is
- * computed and serialized once per tick and the same frame goes to every subscriber. The timer only
- * exists while someone listens.
+ * drives them: each tick is a clock timer that runs at its own time, in order with everything else
+ * due, so an advance of 3 s sends three ticks per pair, each with its own timestamp. Of one advance
+ * only the last 600 ticks are sent; earlier ones run only when a tick hook needs them, and are
+ * skipped otherwise, so advancing by a year stays fast. Each pair's quote is computed and serialized
+ * once per tick and the same frame goes to every subscriber. The timer only exists while someone
+ * listens (a subscriber or a hook).
  */
 export interface PriceTicker {
   /** Adds pairs to a subscriber and returns the snapshot frames (the quotes now) to send it. */
@@ -22,8 +29,12 @@ export interface PriceTicker {
   unsubscribe(subscriber: Outbox, pairs: readonly string[]): void
   /** Pairs the subscriber listens to, in fixture order. */
   pairsOf(subscriber: Outbox): string[]
+  /** Adds a hook that sees every tick, also those not sent; returns its removal. */
+  onTick(hook: TickHook): () => void
   /** Re-arms the tick if its timer was cancelled from outside (a reset that cancelled every timer). */
   repair(): void
+  /** Puts the tick back on the grid after the clock was set (a restore), also backwards. */
+  realign(): void
   stats(): TickerStats
   close(): void
 }
@@ -34,7 +45,7 @@ export interface TickerStats {
   lastTickAt: string | null
   /** Total ms spent computing and sending ticks (real time), for the benchmark. */
   tickWorkMs: number
-  /** Total ms by which ticks started after their grid time (sandbox time). */
+  /** Total ms by which real-time ticks ran after their grid time (sandbox time; 0 under a manual clock). */
   tickLateMs: number
 }
 
@@ -44,18 +55,19 @@ export function createPriceTicker(deps: { clock: Clock; model: PriceModel; inter
   /** How many subscribers each pair has: a tick computes only the pairs someone listens to. */
   const listenerCount = new Map<string, number>(model.pairs.map((pair) => [pair, 0]))
   let subscriptions = 0
+  const hooks = new Set<TickHook>()
   let timer: TimerHandle | undefined
-  let tickQueued = false
   let lastTickAt = Number.NEGATIVE_INFINITY
   let ticks = 0
   let tickWorkMs = 0
   let tickLateMs = 0
   let closed = false
 
-  function arm(): void {
-    if (timer || tickQueued || closed || subscriptions === 0) return
+  /** Schedules the next grid tick after now, or the first one at or after `notBefore`. */
+  function arm(notBefore = Number.NEGATIVE_INFINITY): void {
+    if (timer || closed || (subscriptions === 0 && hooks.size === 0)) return
     const now = clock.now()
-    const next = (Math.floor(now / intervalMs) + 1) * intervalMs
+    const next = Math.max((Math.floor(now / intervalMs) + 1) * intervalMs, Math.ceil(notBefore / intervalMs) * intervalMs)
     const handle: TimerHandle = clock.schedule(next - now, () => onDue(handle), PRICE_TICK_TAG)
     timer = handle
   }
@@ -64,25 +76,24 @@ export function createPriceTicker(deps: { clock: Clock; model: PriceModel; inter
     // A timer that `repair` gave up on may still run late; only the current one counts.
     if (handle !== timer) return
     timer = undefined
-    tickQueued = true
-    // Runs once the clock has stopped moving: `advance(1 hour)` ends here with a single tick.
-    setImmediate(tick)
-  }
-
-  function tick(): void {
-    tickQueued = false
-    if (closed) return
-    const now = clock.now()
-    const at = Math.floor(now / intervalMs) * intervalMs
-    if (at > lastTickAt && subscriptions > 0) {
+    const at = handle.dueAt
+    // The clock runs everything due up to `until` (the end of an advance): the last 600 ticks before it are sent.
+    const until = clock.dueUntil() ?? at
+    const firstSent = (Math.floor(until / intervalMs) - MAX_SENT_TICKS_PER_ADVANCE + 1) * intervalMs
+    const sent = at >= firstSent
+    // Re-armed first, so that a failing hook cannot stop the ticks. Without hooks, unsent ticks are skipped.
+    arm(sent || hooks.size > 0 ? undefined : firstSent)
+    if (at <= lastTickAt) return
+    lastTickAt = at
+    if (sent && subscriptions > 0) {
       const started = monotonicMs()
-      lastTickAt = at
       ticks++
       broadcast(at)
       tickWorkMs += monotonicMs() - started
-      tickLateMs += now - at
+      // A real-time wake-up runs what is due up to its own now: how far behind the grid it woke.
+      if (clock.mode === 'real') tickLateMs += until - at
     }
-    arm()
+    for (const hook of hooks) hook(at)
   }
 
   function broadcast(at: number): void {
@@ -99,7 +110,7 @@ export function createPriceTicker(deps: { clock: Clock; model: PriceModel; inter
   }
 
   function cancelIfIdle(): void {
-    if (subscriptions > 0 || !timer) return
+    if (subscriptions > 0 || hooks.size > 0 || !timer) return
     clock.cancel(timer)
     timer = undefined
   }
@@ -132,10 +143,24 @@ export function createPriceTicker(deps: { clock: Clock; model: PriceModel; inter
       if (subscribed?.size === 0) pairsBySubscriber.delete(subscriber)
       cancelIfIdle()
     },
+    onTick(hook) {
+      hooks.add(hook)
+      arm()
+      return () => {
+        hooks.delete(hook)
+        cancelIfIdle()
+      }
+    },
     pairsOf: (subscriber) => model.pairs.filter((pair) => pairsBySubscriber.get(subscriber)?.has(pair)),
     repair() {
       // A timer more than one interval overdue did not run: someone cancelled it.
       if (timer && clock.now() > timer.dueAt + intervalMs) timer = undefined
+      arm()
+    },
+    realign() {
+      if (timer) clock.cancel(timer)
+      timer = undefined
+      lastTickAt = Number.NEGATIVE_INFINITY
       arm()
     },
     stats: () => ({ subscriptions, ticks, lastTickAt: Number.isFinite(lastTickAt) ? new Date(lastTickAt).toISOString() : null, tickWorkMs, tickLateMs }),

@@ -244,7 +244,20 @@ describe('stream: prices channel', () => {
     expect(timestamps).toEqual([250, 500, 750, 1000].map((ms) => new Date(START + ms).toISOString()))
   })
 
-  it('sends a single, latest tick when the clock jumps an hour, without computing 3,600', async () => {
+  it('sends one tick per pair for each interval of one advance, in time order, each with its own timestamp', async () => {
+    const sb = await sandbox()
+    const c = await client(streamUrl(sb.url))
+    await subscribePrices(c, ['ETH/USD', 'SOL/USD'])
+    await sb.api.post('/_sandbox/clock/advance').send({ ms: 3000 }).expect(200)
+    const at = (ms: number) => new Date(START + ms).toISOString()
+    expect((await c.drain()).map((m) => [m.pair, m.timestamp])).toEqual([
+      ['ETH/USD', at(1000)], ['SOL/USD', at(1000)],
+      ['ETH/USD', at(2000)], ['SOL/USD', at(2000)],
+      ['ETH/USD', at(3000)], ['SOL/USD', at(3000)],
+    ])
+  })
+
+  it('sends the last 600 ticks when the clock jumps an hour, not 3,600', async () => {
     const sb = await sandbox()
     const c = await client(streamUrl(sb.url))
     await subscribePrices(c, ['ETH/USD', 'USDC/USD'])
@@ -252,8 +265,12 @@ describe('stream: prices channel', () => {
     await sb.sandbox.clock.advance(3_600_000)
     await settle()
     const tick = await c.drain()
-    expect(tick.map((m) => m.timestamp)).toEqual(Array(2).fill(new Date(START + 3_600_000).toISOString()))
-    expect(sb.sandbox.stream.stats().ticks - before).toBe(1)
+    expect(sb.sandbox.stream.stats().ticks - before).toBe(600)
+    // A reader that falls behind loses ticks (the latest per pair is kept), so only bounds are certain.
+    const times = tick.map((m) => Date.parse(m.timestamp as string) - START)
+    expect(times.length).toBeLessThanOrEqual(1200)
+    expect(times.every((t, i) => t >= 3_001_000 && (i === 0 || t >= times[i - 1]!))).toBe(true)
+    expect(tick.slice(-2).map((m) => m.timestamp)).toEqual(Array(2).fill(new Date(START + 3_600_000).toISOString()))
     // And the ticks carry on from there.
     await sb.sandbox.clock.advance(1000)
     await settle()
@@ -294,7 +311,7 @@ describe('stream: prices channel', () => {
       const sb = await sandbox({ seed })
       const c = await client(streamUrl(sb.url))
       await subscribePrices(c)
-      for (const step of [1000, 1000, 60_000, 250, 750, 86_400_000, 1000]) {
+      for (const step of [1000, 1000, 5_000, 250, 750, 1000]) {
         await sb.sandbox.clock.advance(step)
         await settle()
         await c.drain()
@@ -303,7 +320,8 @@ describe('stream: prices channel', () => {
     }
     const first = await record('determinism')
     const second = await record('determinism')
-    expect(first.length).toBe(1 + ALL_PAIRS.length * 7 + 7)
+    // ack, snapshot and 9 ticks of every pair, and a pong per drain.
+    expect(first.length).toBe(1 + ALL_PAIRS.length * (1 + 9) + 6)
     expect(second).toEqual(first)
     const other = await record('another-seed')
     expect(other).not.toEqual(first)
@@ -315,7 +333,8 @@ describe('stream: prices channel', () => {
     await subscribePrices(c)
     await sb.sandbox.clock.advance(7000)
     await settle()
-    const tick = prices(await c.drain())
+    const tick = prices(await c.drain()).slice(-ALL_PAIRS.length)
+    expect(tick.every((m) => m.timestamp === new Date(START + 7000).toISOString())).toBe(true)
     const res = await sb.api.get('/v1/prices').set(sb.auth()).expect(200)
     expect(res.body.request_id).toMatch(/^req_/)
     expect(res.body.pagination).toBeUndefined()
@@ -395,6 +414,28 @@ describe('stream: wallets channel', () => {
     await sb.api.post(`/_sandbox/payments/${res.body.data.id}/complete`).expect(200)
     const later = await c.drain()
     expect(later.filter((m) => m.event === 'payment.updated').map((m) => (m.data as { status: string }).status)).toEqual(['processing', 'completed'])
+  })
+
+  it('sends balance.updated only to wallets whose balance moved: an internal recipient gets one at completion, none at creation', async () => {
+    const { sb, wallet } = await setup()
+    const recipient = (await sb.api.post('/v1/wallets').set(sb.auth()).send({ name: 'r', currency: 'USDC', network: 'polygon' }).expect(201)).body.data
+    const c = await client(streamUrl(sb.url), bearer())
+    c.send({ action: 'subscribe', channel: 'wallets' })
+    await c.next()
+    const seen = async () => (await c.drain()).map((m) => `${m.wallet_id === wallet.id ? 'source' : 'recipient'} ${m.event}${m.event === 'payment.updated' ? ` ${(m.data as { status: string }).status}` : ''}`)
+
+    const pay = async () => (await sb.api.post('/v1/payments').set(sb.auth()).send({ source_wallet: wallet.id, amount: '1.00', currency: 'USDC', recipient: recipient.id }).expect(201)).body.data.id as string
+    const first = await pay()
+    expect(await seen()).toEqual(['source payment.updated pending', 'source balance.updated', 'recipient payment.updated pending'])
+    await sb.api.post(`/_sandbox/payments/${first}/complete`).expect(200)
+    expect(await seen()).toEqual([
+      'source payment.updated processing', 'recipient payment.updated processing',
+      'source payment.updated completed', 'source balance.updated', 'recipient payment.updated completed', 'recipient balance.updated',
+    ])
+    const second = await pay()
+    await seen()
+    await sb.api.post(`/_sandbox/payments/${second}/fail`).send({}).expect(200)
+    expect(await seen()).toEqual(['source payment.updated failed', 'source balance.updated', 'recipient payment.updated failed'])
   })
 
   it('delivers only the wallets named in wallet_ids, and unsubscribing ids removes them', async () => {

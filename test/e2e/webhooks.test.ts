@@ -216,6 +216,23 @@ describe('retries', () => {
     expect(delivery!.attempts.map((a) => a.at)).toEqual(['2026-01-01T00:00:00.000Z', '2026-01-01T00:00:01.000Z', '2026-01-01T00:00:03.000Z'])
   })
 
+  it('one advance makes every retry that falls due inside it, each at its own time, before it answers', async () => {
+    const { receiver: r } = await setup({ webhookRetries: '1s,2s,4s' }, () => 500)
+    await pay()
+    // No waiting for the first attempt: the advance itself waits for what is in flight.
+    await advance(10_000)
+    // Read straight after the answer, without idle(): everything was done before it.
+    expect(r.received).toHaveLength(4)
+    const [delivery] = await deliveries()
+    expect(delivery!.attempts.map((a) => [a.at, a.response_status])).toEqual([
+      ['2026-01-01T00:00:00.000Z', 500],
+      ['2026-01-01T00:00:01.000Z', 500],
+      ['2026-01-01T00:00:03.000Z', 500],
+      ['2026-01-01T00:00:07.000Z', 500],
+    ])
+    expect(delivery).toMatchObject({ status: 'failed', next_attempt_at: null })
+  })
+
   it('with --webhook-retries none makes one attempt only', async () => {
     const { receiver: r } = await setup({ webhookRetries: 'none' }, () => 500)
     await pay()

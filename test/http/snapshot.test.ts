@@ -41,19 +41,45 @@ describe('GET /_sandbox/snapshot and POST /_sandbox/restore', () => {
     expect((await sb.api.get('/_sandbox/outcomes').expect(200)).body.data).toHaveLength(1)
     const { taken_at: _a, ...state } = taken
     const { taken_at: _b, ...again } = await snapshot()
-    expect(again).toEqual(state)
+    // Everything but the generators' positions, which a restore forks so that ids are never reused.
+    const withoutRng = (data: typeof state) => ({ ...data, accounts: data.accounts.map(({ rng_state: _r, ...account }: { rng_state: unknown }) => account) })
+    expect(withoutRng(again)).toEqual(withoutRng(state))
+    expect(again.accounts[0].rng_state).not.toEqual(state.accounts[0].rng_state)
   })
 
-  it('continues the same way after a restore: the next ids are the ones the snapshot would have given', async () => {
-    sb = await startTestSandbox()
-    const taken = await snapshot()
-    const first = await pay()
-    await sb.api.post('/_sandbox/restore').send(taken).expect(200)
-    const second = await pay()
-    expect(second.payment.id).toBe(first.payment.id)
+  it('never reuses an id after a restore, and stays deterministic', async () => {
+    const run = async () => {
+      sb = await startTestSandbox({ settle: 'instant' })
+      const hook = (await sb.api.post('/v1/webhooks').set(sb.auth()).send({ url: 'http://127.0.0.1:9/unreachable' }).expect(201)).body.data
+      const taken = await snapshot()
+      const issued = new Set<string>()
+      const collect = async () => {
+        for (const p of (await sb.api.get('/v1/payments?limit=100').set(sb.auth()).expect(200)).body.data) issued.add(p.id)
+        for (const d of (await sb.api.get('/_sandbox/webhooks/deliveries?limit=100').expect(200)).body.data) issued.add(d.id).add(d.event_id)
+      }
+      await pay()
+      await pay()
+      await collect()
+      const before = new Set(issued)
+      for (let round = 0; round < 2; round++) {
+        await sb.api.post('/_sandbox/restore').send(taken).expect(200)
+        const { payment } = await pay()
+        expect(before.has(payment.id)).toBe(false)
+        issued.clear()
+        await collect()
+        for (const id of issued) expect(before.has(id), id).toBe(false)
+        for (const id of issued) before.add(id)
+      }
+      const ids = [...before].sort()
+      await sb.close()
+      return { ids, hook: hook.id }
+    }
+    const first = await run()
+    const second = await run()
+    expect(second).toEqual(first)
   })
 
-  it('leaves the clock where it is and resumes automatic settlement of restored payments', async () => {
+  it('sets a manual clock to the time of the snapshot, also backwards, and resumes automatic settlement', async () => {
     sb = await startTestSandbox({ settle: 'auto' })
     const { payment } = await pay()
     const taken = await snapshot()
@@ -61,10 +87,35 @@ describe('GET /_sandbox/snapshot and POST /_sandbox/restore', () => {
     expect((await sb.api.get(`/v1/payments/${payment.id}`).set(sb.auth()).expect(200)).body.data.status).toBe('completed')
 
     await sb.api.post('/_sandbox/restore').send(taken).expect(200)
-    expect((await sb.api.get('/_sandbox/clock').expect(200)).body.data.now).toBe('2026-01-01T00:01:00.000Z')
+    expect((await sb.api.get('/_sandbox/clock').expect(200)).body.data).toMatchObject({ mode: 'manual', now: '2026-01-01T00:00:00.000Z' })
     expect((await sb.api.get(`/v1/payments/${payment.id}`).set(sb.auth()).expect(200)).body.data.status).toBe('pending')
     await sb.api.post('/_sandbox/clock/advance').send({ ms: 60_000 }).expect(200)
     expect((await sb.api.get(`/v1/payments/${payment.id}`).set(sb.auth()).expect(200)).body.data.status).toBe('completed')
+  })
+
+  it('gives a real clock the offset that makes its now the time of the snapshot', async () => {
+    sb = await startTestSandbox({ clock: 'real' })
+    const taken = await snapshot()
+    await sb.api.post('/_sandbox/clock/advance').send({ ms: 3_600_000 }).expect(200)
+    await sb.api.post('/_sandbox/restore').send(taken).expect(200)
+    const clock = (await sb.api.get('/_sandbox/clock').expect(200)).body.data
+    expect(clock.mode).toBe('real')
+    // Real time went on for a few ms meanwhile.
+    expect(Date.parse(clock.now) - Date.parse(taken.taken_at)).toBeGreaterThanOrEqual(0)
+    expect(Date.parse(clock.now) - Date.parse(taken.taken_at)).toBeLessThan(5_000)
+    expect(Math.abs(clock.offset_ms)).toBeLessThan(5_000)
+
+    await sb.api.post('/_sandbox/restore').send({ ...taken, taken_at: '2030-06-01T12:00:00.000Z' }).expect(200)
+    const later = (await sb.api.get('/_sandbox/clock').expect(200)).body.data
+    expect(Date.parse(later.now) - Date.parse('2030-06-01T12:00:00.000Z')).toBeLessThan(5_000)
+  })
+
+  it('refuses a taken_at that is not a timestamp, and changes nothing', async () => {
+    sb = await startTestSandbox()
+    const taken = await snapshot()
+    const res = await sb.api.post('/_sandbox/restore').send({ ...taken, taken_at: 'yesterday' }).expect(400)
+    expect(res.body.error).toMatchObject({ code: 'parameter_invalid', param: 'taken_at' })
+    expect((await sb.api.get('/_sandbox/clock').expect(200)).body.data.now).toBe('2026-01-01T00:00:00.000Z')
   })
 
   it('gives rules created after a restore new ids, though their generator starts again from the seed', async () => {
@@ -124,6 +175,27 @@ describe('GET /_sandbox/snapshot and POST /_sandbox/restore', () => {
     const { taken_at: _a, ...state } = before
     const { taken_at: _b, ...after } = await snapshot()
     expect(after).toEqual(state)
+  })
+
+  it.each([
+    ['faults is an object', { faults: {} }, 'control.faults'],
+    ['faults is a number', { faults: 7 }, 'control.faults'],
+    ['outcome_rules is false', { outcome_rules: false }, 'control.outcome_rules'],
+    ['the screening list is not a list', { screening_flagged: { polygon: [] } }, 'control.screening_flagged'],
+    ['a fault lacks its kind', { faults: [{ id: 'flt_1', match: {}, status: null, latency_ms: null, probability: 1, times: null, remaining: null }] }, 'control.faults[0].fault'],
+  ])('refuses a control part of the wrong shape (%s) with 400 naming it, and the sandbox keeps working', async (_name, control, param) => {
+    sb = await startTestSandbox()
+    const before = await snapshot()
+    const res = await sb.api.post('/_sandbox/restore').send({ ...before, control }).expect(400)
+    expect(res.body.error.param).toBe(param)
+    expect(['parameter_invalid', 'parameter_missing']).toContain(res.body.error.code)
+
+    const { taken_at: _a, ...state } = before
+    const { taken_at: _b, ...after } = await snapshot()
+    expect(after).toEqual(state)
+    await sb.api.get('/v1/wallets').set(sb.auth()).expect(200)
+    await sb.api.delete('/_sandbox/faults').expect(200)
+    await sb.api.post('/_sandbox/reset').send({}).expect(200)
   })
 
   it('works through the typed control client', async () => {

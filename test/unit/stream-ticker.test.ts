@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { createClock } from '../../src/clock.js'
 import type { Outbox } from '../../src/stream/outbox.js'
 import { loadPriceModel, type PriceModel } from '../../src/stream/prices.js'
-import { createPriceTicker } from '../../src/stream/ticker.js'
+import { createPriceTicker, MAX_SENT_TICKS_PER_ADVANCE } from '../../src/stream/ticker.js'
 
 const START = Date.parse('2026-01-01T00:00:00.000Z')
 const model = loadPriceModel(join(import.meta.dirname, '../../fixtures'), 'ticker-test')
@@ -40,17 +40,57 @@ function setup(intervalMs = 1000) {
 }
 
 describe('price ticker', () => {
-  it('computes a single tick when the clock jumps a year', async () => {
+  it('sends only the last 600 ticks, in time order, when the clock jumps a year, and stays fast', async () => {
     const { ticker, counter, advance } = setup()
     const a = recordingOutbox()
     ticker.subscribe(a.outbox, ['ETH/USD', 'SOL/USD'])
     counter.quotes = 0
+    a.frames.length = 0
     const started = performance.now()
-    await advance(365 * 24 * 3_600_000)
+    const year = 365 * 24 * 3_600_000
+    await advance(year)
     expect(performance.now() - started).toBeLessThan(1000)
-    expect(counter.quotes).toBe(2)
-    expect(ticker.stats().ticks).toBe(1)
-    expect(a.timestamps()).toEqual(Array(2).fill(new Date(START + 365 * 24 * 3_600_000).toISOString()))
+    expect(counter.quotes).toBe(2 * MAX_SENT_TICKS_PER_ADVANCE)
+    expect(ticker.stats().ticks).toBe(MAX_SENT_TICKS_PER_ADVANCE)
+    const expected = Array.from({ length: MAX_SENT_TICKS_PER_ADVANCE }, (_, k) => new Date(START + year - (MAX_SENT_TICKS_PER_ADVANCE - 1 - k) * 1000).toISOString())
+    expect(a.timestamps()).toEqual(expected.flatMap((at) => [at, at]))
+    expect(a.frames.map((f) => f.pair).slice(0, 4)).toEqual(['ETH/USD', 'SOL/USD', 'ETH/USD', 'SOL/USD'])
+  })
+
+  it('sends one tick per interval of an advance, every pair\'s tick k before any pair\'s tick k+1', async () => {
+    const { ticker, advance } = setup()
+    const a = recordingOutbox()
+    ticker.subscribe(a.outbox, ['ETH/USD', 'SOL/USD'])
+    a.frames.length = 0
+    await advance(3000)
+    const at = (ms: number) => new Date(START + ms).toISOString()
+    expect(a.frames.map((f, i) => [f.pair, a.timestamps()[i]])).toEqual([
+      ['ETH/USD', at(1000)], ['SOL/USD', at(1000)],
+      ['ETH/USD', at(2000)], ['SOL/USD', at(2000)],
+      ['ETH/USD', at(3000)], ['SOL/USD', at(3000)],
+    ])
+  })
+
+  it('calls tick hooks on every tick of an advance at its own sandbox time, also beyond the 600 sent', async () => {
+    const { clock, ticker, advance } = setup()
+    const seen: Array<[number, number]> = []
+    const stop = ticker.onTick((at) => seen.push([at - START, clock.now() - START]))
+    await advance(700_000)
+    expect(seen).toHaveLength(700)
+    expect(seen[0]).toEqual([1000, 1000])
+    expect(seen.at(-1)).toEqual([700_000, 700_000])
+    expect(ticker.stats().ticks).toBe(0) // nobody subscribed: nothing sent
+    stop()
+    expect(clock.pendingTimers()).toBe(0)
+  })
+
+  it('runs ticks in time order with the other timers of an advance', async () => {
+    const { clock, ticker, advance } = setup()
+    const order: string[] = []
+    ticker.onTick((at) => order.push(`tick ${at - START}`))
+    clock.schedule(1500, () => void order.push('timer 1500'))
+    await advance(2000)
+    expect(order).toEqual(['tick 1000', 'timer 1500', 'tick 2000'])
   })
 
   it('shares one serialized frame per pair among all subscribers', async () => {
@@ -81,9 +121,9 @@ describe('price ticker', () => {
     await advance(300)
     ticker.subscribe(a.outbox, ['ETH/USD'])
     a.frames.length = 0
-    // 700, 1100 (tick 1000), 1500, 3000 (tick 3000: the latest grid time, 2000 is skipped).
+    // 700, 1100 (tick 1000), 1500, 3000 (ticks 2000 and 3000, each at its own time).
     for (const step of [400, 400, 400, 1500]) await advance(step)
-    expect(a.timestamps()).toEqual([1000, 3000].map((ms) => new Date(START + ms).toISOString()))
+    expect(a.timestamps()).toEqual([1000, 2000, 3000].map((ms) => new Date(START + ms).toISOString()))
   })
 
   it('re-arms after every timer was cancelled from outside, without doubling ticks', async () => {
@@ -97,6 +137,19 @@ describe('price ticker', () => {
     a.frames.length = 0
     for (let i = 0; i < 3; i++) await advance(1000)
     expect(a.timestamps()).toEqual([6000, 7000, 8000].map((ms) => new Date(START + ms).toISOString()))
+    expect(clock.pendingTimers()).toBe(1)
+  })
+
+  it('goes back on the grid when the clock is set backwards and realigned (a restore)', async () => {
+    const { clock, ticker, advance } = setup()
+    const a = recordingOutbox()
+    ticker.subscribe(a.outbox, ['ETH/USD'])
+    await advance(5000)
+    clock.setNow(START + 1500)
+    ticker.realign()
+    a.frames.length = 0
+    await advance(1500)
+    expect(a.timestamps()).toEqual([2000, 3000].map((ms) => new Date(START + ms).toISOString()))
     expect(clock.pendingTimers()).toBe(1)
   })
 
