@@ -1,6 +1,7 @@
 import { Command, Option } from 'commander'
 import { ConfigError, ConfigSchema, envName, flagName, loadConfig, type Config, type ConfigKey } from './config.js'
 import { FixturesError } from './fixtures.js'
+import { shownDefault } from './cli-defaults.js'
 import { describeFixtures } from './cli-fixtures.js'
 import { describeApi } from './cli-openapi.js'
 import { createRequestLog, resolveLogFormat } from './http/request-log.js'
@@ -9,7 +10,7 @@ import { configuredWebhookSecret, createSandbox, type Sandbox } from './sandbox.
 import { StoreLoadError } from './store/store.js'
 import { VERSION } from './version.js'
 
-/** One line of help per setting; the flag, its variable and its default come from ConfigSchema. */
+/** One line of help per setting; the flag, its variable and its default (src/cli-defaults.ts) come from ConfigSchema. */
 const HELP: Record<ConfigKey, [string, string?]> = {
   port: ['port to listen on (0 picks a free port)', '<n>'],
   host: ['address to bind', '<host>'],
@@ -18,7 +19,7 @@ const HELP: Record<ConfigKey, [string, string?]> = {
   envelope: ['wrapped: {data, request_id}; bare: single resources unwrapped', '<wrapped|bare>'],
   lenient: ['accept numeric amounts, lower-case currencies, destination and form bodies'],
   rateLimit: ['requests per second per API key (0 turns the limit off)', '<n>'],
-  dataFile: ['keep the ledger in this JSON file (default: in memory)', '<path>'],
+  dataFile: ['keep the ledger in this JSON file', '<path>'],
   fixtures: ['directory of fixture files', '<dir>'],
   whitelistEnforced: ['enforce the address whitelist on every account'],
   bodyLimit: ['largest request body, in bytes', '<bytes>'],
@@ -45,7 +46,7 @@ export function buildProgram(run: (config: Config) => Promise<void>): Command {
     .showHelpAfterError()
   for (const key of Object.keys(ConfigSchema.shape) as ConfigKey[]) {
     const [text, argument] = HELP[key]
-    const option = new Option(`--${flagName(key)}${argument ? ` ${argument}` : ''}`, `${text} [env ${envName(key)}]`)
+    const option = new Option(`--${flagName(key)}${argument ? ` ${argument}` : ''}`, [text, shownDefault(key) && `(default: ${shownDefault(key)})`, `[env ${envName(key)}]`].filter(Boolean).join(' '))
     program.addOption(option)
     // A switch also has its negation, so that a flag can turn off what a variable turned on.
     if (!argument) program.addOption(new Option(`--no-${flagName(key)}`, `turn --${flagName(key)} off`).hideHelp())
