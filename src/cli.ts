@@ -5,6 +5,7 @@ import { shownDefault } from './cli-defaults.js'
 import { describeFixtures } from './cli-fixtures.js'
 import { describeApi } from './cli-openapi.js'
 import { createRequestLog, resolveLogFormat } from './http/request-log.js'
+import { describeListenError } from './listen-error.js'
 import { createLogger } from './logger.js'
 import { configuredWebhookSecret, createSandbox, type Sandbox } from './sandbox.js'
 import { StoreLoadError } from './store/store.js'
@@ -91,9 +92,7 @@ async function serve(config: Config): Promise<void> {
   try {
     address = await sandbox.listen()
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    const reason = code === 'EADDRINUSE' ? `port ${config.port} on ${config.host} is already in use; pick another with --port (0 picks a free one)` : (error as Error).message
-    process.stderr.write(`wallet-sandbox: cannot listen: ${reason}\n`)
+    process.stderr.write(`wallet-sandbox: cannot listen: ${describeListenError(error, config, '--port')}\n`)
     await sandbox.close()
     process.exit(1)
   }
