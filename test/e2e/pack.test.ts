@@ -162,4 +162,11 @@ describe('the packed package', () => {
     const { stdout } = await run(process.execPath, ['use.mjs'], { cwd: consumer })
     expect(JSON.parse(stdout)).toEqual({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/v1$/), apiKey: 'sk_test_sandbox_default_key', status: 200, dashboard: 200, now: '2026-01-01T00:00:01.000Z' })
   }, 20_000)
+
+  it('is requirable by name from CommonJS: the documented .cjs example serves and closes', async () => {
+    cpSync(join(ROOT, 'test/e2e/fixtures/commonjs-example/sandbox.cjs'), join(consumer, 'sandbox.cjs'))
+    const { stdout, stderr } = await run(process.execPath, ['sandbox.cjs'], { cwd: consumer })
+    expect(JSON.parse(stdout)).toEqual({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/v1$/), status: 200, now: '2026-01-01T00:00:01.000Z' })
+    expect(stderr).toBe('')
+  }, 20_000)
 })
