@@ -7,10 +7,10 @@ import { ConfigSchema, type ConfigKey } from './config.js'
  */
 const UNSET_MEANS: Partial<Record<ConfigKey, string>> = {
   dataFile: 'in memory',
-  settleDelay: 'per network, from fixtures/networks.json',
-  controlToken: 'none: /_sandbox is open',
+  settleDelay: 'per network',
+  controlToken: 'none',
   webhookUrl: 'none',
-  webhookSecret: 'derived from --seed',
+  webhookSecret: 'derived from the seed',
   latency: 'none',
 }
 

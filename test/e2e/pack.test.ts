@@ -33,7 +33,7 @@ beforeAll(async () => {
   // Pack a copy of the sources, so that the build inside `npm pack` starts from no dist/ and never
   // rewrites the dist/ that other tests may be running.
   const project = join(work, 'project')
-  for (const entry of ['package.json', 'README.md', 'tsconfig.json', 'tsconfig.build.json', 'src', 'scripts', 'bin', 'fixtures', 'dashboard']) {
+  for (const entry of ['package.json', 'README.md', 'docs', 'tsconfig.json', 'tsconfig.build.json', 'src', 'scripts', 'bin', 'fixtures', 'dashboard']) {
     cpSync(join(ROOT, entry), join(project, entry), { recursive: true })
   }
   symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'), 'dir')
@@ -87,10 +87,10 @@ const exitOf = (child: ChildProcessWithoutNullStreams) =>
   new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolveExit) => child.once('exit', (code, signal) => resolveExit({ code, signal })))
 
 describe('the packed package', () => {
-  it('ships the compiled code, the bin, the fixtures, the dashboard and type declarations, and no sources or tests', () => {
+  it('ships the compiled code, the bin, the fixtures, the dashboard, the docs the README links to and type declarations, and no sources or tests', () => {
     expect(tarballFiles).toEqual(expect.arrayContaining([
       'package.json', 'README.md', 'bin/wallet-sandbox.js', 'dist/cli.js', 'dist/public.js', 'dist/public.d.ts', 'fixtures/accounts.json',
-      'dashboard/index.html', 'dashboard/app.js', 'dashboard/style.css',
+      'dashboard/index.html', 'dashboard/app.js', 'dashboard/style.css', 'docs/README.md', 'docs/library.md',
     ]))
     expect(tarballFiles.filter((name) => /^(src|test|bench|scripts)\/|\.map$|^tsconfig/.test(name))).toEqual([])
   })
