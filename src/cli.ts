@@ -47,8 +47,9 @@ export function buildProgram(run: (config: Config) => Promise<void>): Command {
     .showHelpAfterError()
   for (const key of Object.keys(ConfigSchema.shape) as ConfigKey[]) {
     const [text, argument] = HELP[key]
-    const option = new Option(`--${flagName(key)}${argument ? ` ${argument}` : ''}`, [text, shownDefault(key) && `(default: ${shownDefault(key)})`, `[env ${envName(key)}]`].filter(Boolean).join(' '))
-    program.addOption(option)
+    const shown = shownDefault(key)
+    const description = [text, shown && `(default: ${shown})`, `[env ${envName(key)}]`].filter(Boolean).join(' ')
+    program.addOption(new Option(`--${flagName(key)}${argument ? ` ${argument}` : ''}`, description))
     // A switch also has its negation, so that a flag can turn off what a variable turned on.
     if (!argument) program.addOption(new Option(`--no-${flagName(key)}`, `turn --${flagName(key)} off`).hideHelp())
   }
