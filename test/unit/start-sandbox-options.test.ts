@@ -1,9 +1,13 @@
+import { readFileSync } from 'node:fs'
 import { createServer, type AddressInfo } from 'node:net'
+import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { buildProgram } from '../../src/cli.js'
 import { ConfigError, startSandbox } from '../../src/public.js'
 
 /** The library names its own options in errors; the CLI names its flags and variables. */
+
+const ROOT = resolve(import.meta.dirname, '../..')
 
 async function errorOf(promise: Promise<unknown>): Promise<Error & { code?: string }> {
   const outcome = await promise.then(() => undefined, (error: Error) => error)
@@ -25,9 +29,10 @@ describe('startSandbox() option errors', () => {
     expect(error.message).not.toMatch(/--|WALLET_SANDBOX_/)
   })
 
-  it('list every bad option, one line each', async () => {
-    const error = await errorOf(startSandbox({ port: -1, bodyLimit: 0 }))
-    expect(error.message.split('\n').slice(1)).toEqual([expect.stringMatching(/^ {2}port: /), expect.stringMatching(/^ {2}bodyLimit: /)])
+  it('list every bad option, one line each, as docs/library.md shows them', async () => {
+    const error = await errorOf(startSandbox({ port: -1, rateLimit: 'lots' as unknown as number }))
+    expect(error.message.split('\n').slice(1)).toEqual([expect.stringMatching(/^ {2}port: /), expect.stringMatching(/^ {2}rateLimit: /)])
+    expect(readFileSync(join(ROOT, 'docs/library.md'), 'utf8')).toContain(`\`\`\`\n${error.message}\n\`\`\``)
   })
 
   it('name the port option when the port is in use', async () => {
