@@ -1,15 +1,17 @@
 import { Command, Option } from 'commander'
 import { ConfigError, ConfigSchema, envName, flagName, loadConfig, type Config, type ConfigKey } from './config.js'
 import { FixturesError } from './fixtures.js'
+import { shownDefault } from './cli-defaults.js'
 import { describeFixtures } from './cli-fixtures.js'
 import { describeApi } from './cli-openapi.js'
 import { createRequestLog, resolveLogFormat } from './http/request-log.js'
+import { describeListenError } from './listen-error.js'
 import { createLogger } from './logger.js'
 import { configuredWebhookSecret, createSandbox, type Sandbox } from './sandbox.js'
 import { StoreLoadError } from './store/store.js'
 import { VERSION } from './version.js'
 
-/** One line of help per setting; the flag, its variable and its default come from ConfigSchema. */
+/** One line of help per setting; the flag, its variable and its default (src/cli-defaults.ts) come from ConfigSchema. */
 const HELP: Record<ConfigKey, [string, string?]> = {
   port: ['port to listen on (0 picks a free port)', '<n>'],
   host: ['address to bind', '<host>'],
@@ -18,7 +20,7 @@ const HELP: Record<ConfigKey, [string, string?]> = {
   envelope: ['wrapped: {data, request_id}; bare: single resources unwrapped', '<wrapped|bare>'],
   lenient: ['accept numeric amounts, lower-case currencies, destination and form bodies'],
   rateLimit: ['requests per second per API key (0 turns the limit off)', '<n>'],
-  dataFile: ['keep the ledger in this JSON file (default: in memory)', '<path>'],
+  dataFile: ['keep the ledger in this JSON file', '<path>'],
   fixtures: ['directory of fixture files', '<dir>'],
   whitelistEnforced: ['enforce the address whitelist on every account'],
   bodyLimit: ['largest request body, in bytes', '<bytes>'],
@@ -45,8 +47,9 @@ export function buildProgram(run: (config: Config) => Promise<void>): Command {
     .showHelpAfterError()
   for (const key of Object.keys(ConfigSchema.shape) as ConfigKey[]) {
     const [text, argument] = HELP[key]
-    const option = new Option(`--${flagName(key)}${argument ? ` ${argument}` : ''}`, `${text} [env ${envName(key)}]`)
-    program.addOption(option)
+    const shown = shownDefault(key)
+    const description = [text, shown && `(default: ${shown})`, `[env ${envName(key)}]`].filter(Boolean).join(' ')
+    program.addOption(new Option(`--${flagName(key)}${argument ? ` ${argument}` : ''}`, description))
     // A switch also has its negation, so that a flag can turn off what a variable turned on.
     if (!argument) program.addOption(new Option(`--no-${flagName(key)}`, `turn --${flagName(key)} off`).hideHelp())
   }
@@ -90,9 +93,7 @@ async function serve(config: Config): Promise<void> {
   try {
     address = await sandbox.listen()
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    const reason = code === 'EADDRINUSE' ? `port ${config.port} on ${config.host} is already in use; pick another with --port (0 picks a free one)` : (error as Error).message
-    process.stderr.write(`wallet-sandbox: cannot listen: ${reason}\n`)
+    process.stderr.write(`wallet-sandbox: cannot listen: ${describeListenError(error, config, '--port')}\n`)
     await sandbox.close()
     process.exit(1)
   }

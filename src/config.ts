@@ -83,11 +83,23 @@ export class ConfigError extends Error {
   override name = 'ConfigError'
 }
 
+/** How a configuration problem names its setting: the CLI by flag and variable, the library by option. */
+export interface SettingNames {
+  title: string
+  name: (key: string) => string
+}
+
+export const CLI_SETTING_NAMES: SettingNames = {
+  title: 'Invalid configuration',
+  name: (key) => `--${flagName(key)} (${envName(key)})`,
+}
+
 /**
  * Merges defaults < `WALLET_SANDBOX_*` environment < flags and validates the result.
- * Throws ConfigError with one line per problem, naming the flag and its variable.
+ * Throws ConfigError with one line per problem, naming the setting as `names` says (by default the
+ * flag and its variable).
  */
-export function loadConfig(sources: { flags?: Partial<Record<ConfigKey, unknown>>; env?: NodeJS.ProcessEnv } = {}): Config {
+export function loadConfig(sources: { flags?: Partial<Record<ConfigKey, unknown>>; env?: NodeJS.ProcessEnv } = {}, names = CLI_SETTING_NAMES): Config {
   const merged: Record<string, unknown> = {}
   for (const key of Object.keys(ConfigSchema.shape) as ConfigKey[]) {
     const fromEnv = sources.env?.[envName(key)]
@@ -97,11 +109,8 @@ export function loadConfig(sources: { flags?: Partial<Record<ConfigKey, unknown>
   }
   const parsed = ConfigSchema.safeParse(merged)
   if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => {
-      const key = String(issue.path[0] ?? '')
-      return `  --${flagName(key)} (${envName(key)}): ${issue.message}`
-    })
-    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`)
+    const lines = parsed.error.issues.map((issue) => `  ${names.name(String(issue.path[0] ?? ''))}: ${issue.message}`)
+    throw new ConfigError(`${names.title}:\n${lines.join('\n')}`)
   }
   return Object.freeze(parsed.data)
 }

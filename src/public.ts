@@ -1,6 +1,7 @@
-import { ConfigError, ConfigSchema, loadConfig, type Config, type ConfigKey } from './config.js'
+import { ConfigError, ConfigSchema, loadConfig, type Config, type ConfigKey, type SettingNames } from './config.js'
 import { createControlClient, type ControlClient } from './control/client.js'
 import { createRequestLog } from './http/request-log.js'
+import { describeListenError } from './listen-error.js'
 import { createLogger } from './logger.js'
 import { createSandbox } from './sandbox.js'
 
@@ -36,12 +37,15 @@ export interface RunningSandbox {
   close(): Promise<void>
 }
 
+/** The library's errors name its options (`rateLimit`), never the CLI's flags (`--rate-limit`). */
+const OPTION_NAMES: SettingNames = { title: 'Invalid startSandbox() options', name: (key) => key }
+
 /**
  * Starts a sandbox on a free port (`port: 0` by default) and quiet (`quiet: true` by default; with
  * `quiet: false` it writes the request log to stdout). Other defaults are the CLI's.
  */
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<RunningSandbox> {
-  const config = loadConfig({ flags: toFlags({ port: 0, quiet: true, ...options }) })
+  const config = loadConfig({ flags: toFlags({ port: 0, quiet: true, ...options }) }, OPTION_NAMES)
   const logger = createLogger({ quiet: config.quiet, json: config.logFormat === 'json' })
   const sandbox = await createSandbox(config, { logger, requestLog: createRequestLog({ format: config.logFormat }) })
   let address
@@ -49,7 +53,9 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     address = await sandbox.listen()
   } catch (error) {
     await sandbox.close()
-    throw error
+    throw Object.assign(new Error(`startSandbox() cannot listen: ${describeListenError(error, config, 'the port option')}`, { cause: error }), {
+      code: (error as NodeJS.ErrnoException).code,
+    })
   }
   const baseUrl = address.url.replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//[::1]:')
   const apiKey = sandbox.fixtures.accounts.default_account.keys.find((key) => key.type === 'secret')?.key ?? ''

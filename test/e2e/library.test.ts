@@ -5,21 +5,27 @@ import { promisify } from 'node:util'
 import { describe, expect, it } from 'vitest'
 
 /**
- * The README's vitest example (a globalSetup that calls startSandbox, and a test file that injects
- * its URL) lives in test/e2e/fixtures/library-example/ and runs here in a vitest of its own, exactly
- * as a user's project would run it.
+ * The library page's examples (docs/library.md) are files of this test suite, shown there exactly:
+ * the vitest example (a globalSetup that calls startSandbox, and a test file that injects its URL)
+ * runs here in a vitest of its own, exactly as a user's project would run it; the CommonJS example
+ * runs against the packed package in pack.test.ts.
  */
 
 const run = promisify(execFile)
 const ROOT = resolve(import.meta.dirname, '../..')
 const EXAMPLE = join(ROOT, 'test/e2e/fixtures/library-example')
-const EXAMPLE_FILES = ['global-setup.ts', 'payments.example.ts']
+const PAGE = 'docs/library.md'
+const SHOWN = [
+  ['ts', 'test/e2e/fixtures/library-example/global-setup.ts'],
+  ['ts', 'test/e2e/fixtures/library-example/payments.example.ts'],
+  ['js', 'test/e2e/fixtures/commonjs-example/sandbox.cjs'],
+] as const
 
-describe('the README library example', () => {
-  it.each(EXAMPLE_FILES)('is shown in the README exactly as %s runs it', (file) => {
-    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
-    const code = readFileSync(join(EXAMPLE, file), 'utf8')
-    expect(readme).toContain('```ts\n' + code + '```')
+describe('the library examples', () => {
+  it.each(SHOWN)(`are shown in ${PAGE} exactly as the %s file %s runs`, (language, file) => {
+    const page = readFileSync(join(ROOT, PAGE), 'utf8')
+    const code = readFileSync(join(ROOT, file), 'utf8')
+    expect(page).toContain('```' + language + '\n' + code + '```')
   })
 
   it('passes: the global setup starts a sandbox, the tests reach it and move its clock, the teardown stops it', async () => {

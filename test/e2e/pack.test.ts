@@ -33,7 +33,7 @@ beforeAll(async () => {
   // Pack a copy of the sources, so that the build inside `npm pack` starts from no dist/ and never
   // rewrites the dist/ that other tests may be running.
   const project = join(work, 'project')
-  for (const entry of ['package.json', 'README.md', 'tsconfig.json', 'tsconfig.build.json', 'src', 'scripts', 'bin', 'fixtures', 'dashboard']) {
+  for (const entry of ['package.json', 'README.md', 'docs', 'tsconfig.json', 'tsconfig.build.json', 'src', 'scripts', 'bin', 'fixtures', 'dashboard']) {
     cpSync(join(ROOT, entry), join(project, entry), { recursive: true })
   }
   symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'), 'dir')
@@ -87,12 +87,16 @@ const exitOf = (child: ChildProcessWithoutNullStreams) =>
   new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolveExit) => child.once('exit', (code, signal) => resolveExit({ code, signal })))
 
 describe('the packed package', () => {
-  it('ships the compiled code, the bin, the fixtures, the dashboard and type declarations, and no sources or tests', () => {
+  it('ships the compiled code, the bin, the fixtures, the dashboard, the docs the README links to and type declarations, and no sources or tests', () => {
     expect(tarballFiles).toEqual(expect.arrayContaining([
       'package.json', 'README.md', 'bin/wallet-sandbox.js', 'dist/cli.js', 'dist/public.js', 'dist/public.d.ts', 'fixtures/accounts.json',
-      'dashboard/index.html', 'dashboard/app.js', 'dashboard/style.css',
+      'dashboard/index.html', 'dashboard/app.js', 'dashboard/style.css', 'docs/README.md', 'docs/library.md',
     ]))
     expect(tarballFiles.filter((name) => /^(src|test|bench|scripts)\/|\.map$|^tsconfig/.test(name))).toEqual([])
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8').replace(/^```[^\n]*\n[\s\S]*?^```$/gm, '')
+    const linked = [...readme.matchAll(/\]\(([^)#\s]+)(#[^)]*)?\)/g)].map(([, path]) => path!).filter((path) => !/^[a-z]+:/.test(path))
+    expect(linked.length).toBeGreaterThan(0)
+    expect(linked.filter((path) => !tarballFiles.includes(path))).toEqual([])
   })
 
   it('answers --version and --help through npx', async () => {
@@ -161,5 +165,12 @@ describe('the packed package', () => {
     writeFileSync(join(consumer, 'use.mjs'), js)
     const { stdout } = await run(process.execPath, ['use.mjs'], { cwd: consumer })
     expect(JSON.parse(stdout)).toEqual({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/v1$/), apiKey: 'sk_test_sandbox_default_key', status: 200, dashboard: 200, now: '2026-01-01T00:00:01.000Z' })
-  }, 20_000)
+  }, 60_000)
+
+  it('is requirable by name from CommonJS: the documented .cjs example serves and closes', async () => {
+    cpSync(join(ROOT, 'test/e2e/fixtures/commonjs-example/sandbox.cjs'), join(consumer, 'sandbox.cjs'))
+    const { stdout, stderr } = await run(process.execPath, ['sandbox.cjs'], { cwd: consumer })
+    expect(JSON.parse(stdout)).toEqual({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/v1$/), status: 200, now: '2026-01-01T00:00:01.000Z' })
+    expect(stderr).toBe('')
+  }, 60_000)
 })

@@ -1,0 +1,55 @@
+import { describe, expect, it } from 'vitest'
+import { buildProgram } from '../../src/cli.js'
+import { ConfigSchema, envName, flagName, loadConfig, type ConfigKey } from '../../src/config.js'
+
+/** `--help` as printed, one entry per option with its wrapped lines joined. */
+function helpEntries(): Map<string, string> {
+  const entries = new Map<string, string>()
+  let flag: string | undefined
+  for (const line of buildProgram(async () => {}).helpInformation().split('\n')) {
+    const start = /^ {2}(--[a-z-]+)/.exec(line)
+    if (start) flag = start[1]
+    else if (!/^ {3,}\S/.test(line)) flag = undefined
+    if (flag) entries.set(flag, `${entries.get(flag) ?? ''} ${line.trim()}`.trim())
+  }
+  return entries
+}
+
+const KEYS = Object.keys(ConfigSchema.shape) as ConfigKey[]
+const DEFAULTS = loadConfig({})
+
+function shownDefaultOf(key: ConfigKey): string {
+  const entry = helpEntries().get(`--${flagName(key)}`)
+  expect(entry, `--${flagName(key)} is in --help`).toBeDefined()
+  const match = new RegExp(`\\(default: (.+?)\\) \\[env ${envName(key)}\\]$`).exec(entry!)
+  expect(match, `--help shows a default for --${flagName(key)}: ${entry}`).not.toBeNull()
+  return match![1]!
+}
+
+describe('--help', () => {
+  it.each(KEYS)('shows the default of %s, and its variable', (key) => {
+    expect(shownDefaultOf(key).trim()).not.toBe('')
+  })
+
+  it.each(KEYS.filter((key) => DEFAULTS[key] !== undefined && key !== 'fixtures'))(
+    'shows the default of %s as the value that, given to the flag, is the configuration default',
+    (key) => {
+      const shown = shownDefaultOf(key)
+      // A switch shows on or off; its variable takes true or false.
+      const given = typeof DEFAULTS[key] === 'boolean' ? { on: 'true', off: 'false' }[shown] : shown
+      expect(given, `--${flagName(key)} shows ${shown}`).toBeDefined()
+      expect(loadConfig({ flags: { [key]: given } })[key]).toEqual(DEFAULTS[key])
+    },
+  )
+
+  it('names the package fixtures folder rather than a path of this machine', () => {
+    expect(shownDefaultOf('fixtures')).toBe("the package's fixtures/")
+    expect(DEFAULTS.fixtures).toMatch(/fixtures\/?$/)
+  })
+
+  it('says what an unset setting means', () => {
+    expect(shownDefaultOf('dataFile')).toBe('in memory')
+    expect(shownDefaultOf('webhookRetries')).toBe('5s,30s,2m,10m,1h')
+    expect(shownDefaultOf('lenient')).toBe('off')
+  })
+})
