@@ -69,10 +69,10 @@ export const FaultSchema = z
     match: z.object({ method: z.string().optional(), path: z.string().optional(), api_key: z.string().optional() }),
     fault: z.enum(FAULT_KINDS),
     status: z.union([z.literal(500), z.literal(503)]).nullable(),
-    latency_ms: z.union([z.number().int(), z.tuple([z.number().int(), z.number().int()])]).nullable(),
-    probability: z.number(),
-    times: z.number().int().nullable(),
-    remaining: z.number().int().nullable(),
+    latency_ms: z.union([Milliseconds, z.tuple([Milliseconds, Milliseconds])]).nullable(),
+    probability: z.number().min(0).max(1),
+    times: z.number().int().min(1).nullable(),
+    remaining: z.number().int().nonnegative().nullable(),
   })
   .meta({ id: 'Fault' })
 

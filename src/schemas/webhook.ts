@@ -1,6 +1,6 @@
 import * as z from 'zod'
 import { EVENT_TYPES } from '../events/bus.js'
-import { DescriptionSchema, PageQuery, TimestampSchema } from './common.js'
+import { CountSchema, DescriptionSchema, PageQuery, TimestampSchema } from './common.js'
 import { whenPresent } from './messages.js'
 
 /** `/v1/webhooks` and the control API's delivery log (CONTRACT.md sections 9 and 13). */
@@ -63,7 +63,7 @@ export const WebhookEndpointSchema = z
     id: z.string().meta({ example: 'whk_3kTq9vXbN2mR8sLp4YhW6cJd' }),
     object: z.literal('webhook_endpoint'),
     url: z.string(),
-    events: z.array(z.string()),
+    events: z.array(z.enum(EVENT_TYPES)),
     description: z.string().nullable(),
     status: z.enum(['enabled', 'disabled']).meta({ description: 'A 410 answer from the receiver sets `disabled`; PUT `enabled` turns it back on.' }),
     created_at: TimestampSchema,
@@ -83,11 +83,13 @@ export const ListDeliveriesQuery = PageQuery.extend({
   status: z.enum(DELIVERY_STATUSES, { error: `status must be one of ${DELIVERY_STATUSES.join(', ')}` }).optional(),
 }).strict()
 
+const HttpStatusSchema = z.number().int().min(100).max(599)
+
 export const DeliveryAttemptSchema = z
   .object({
     at: TimestampSchema,
-    response_status: z.number().int().nullable(),
-    duration_ms: z.number().int(),
+    response_status: HttpStatusSchema.nullable(),
+    duration_ms: CountSchema,
     error: z.string().nullable(),
     response_excerpt: z.string().nullable().meta({ description: 'The start of the answer body (at most 500 characters).' }),
   })

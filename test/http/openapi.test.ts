@@ -86,24 +86,27 @@ describe('the document describes every route object', () => {
   })
 
   it('has the shared components: Error, Pagination and the named resource schemas', () => {
-    expect(Object.keys(doc.components.schemas!)).toEqual(expect.arrayContaining(['Error', 'Pagination', 'Wallet', 'Payment', 'Balance', 'CreatePaymentRequest', 'Metadata']))
+    expect(Object.keys(doc.components.schemas!)).toEqual(expect.arrayContaining(['Error', 'Pagination', 'Wallet', 'Payment', 'Balance', 'Metadata', 'PaymentSucceededEvent']))
+    expect(Object.keys(doc.components.requestBodies!)).toEqual(expect.arrayContaining(['CreateWalletRequest', 'CreatePaymentRequest', 'CreatePayoutRequest']))
   })
 
-  it('puts path parameters and query parameters in as clients send them', () => {
+  it('gives path parameters an example id and query parameters the type the sandbox reads them as', () => {
     const getWallet = doc.paths['/v1/wallets/{id}']!.get!
-    expect(getWallet.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }])
+    expect(getWallet.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: { type: 'string' }, example: 'wal_RJ404a9s9n2lY76hzhRKhSUF' }])
     const listWallets = doc.paths['/v1/wallets']!.get!.parameters as Array<{ name: string; required: boolean; schema: Record<string, unknown> }>
-    const limit = listWallets.find((parameter) => parameter.name === 'limit')!
-    // limit is a whole-number string in the query; the transform to a number is not what clients send.
-    expect(limit).toMatchObject({ in: 'query', required: false, schema: { type: 'string', pattern: '^\\d+$' } })
-    expect(listWallets.map((parameter) => parameter.name)).toEqual(expect.arrayContaining(['offset', 'network', 'currency', 'type', 'status']))
+    const parameter = (name: string) => listWallets.find((candidate) => candidate.name === name)!
+    expect(parameter('limit')).toMatchObject({ in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } })
+    expect(parameter('offset')).toMatchObject({ in: 'query', required: false, schema: { type: 'integer', minimum: 0, default: 0 } })
+    expect(parameter('network').schema).toEqual({ type: 'string', enum: ['polygon', 'ethereum', 'stellar', 'solana'] })
+    expect(listWallets.map((candidate) => candidate.name)).toEqual(expect.arrayContaining(['offset', 'network', 'currency', 'type', 'status']))
   })
 
-  it('describes request bodies as JSON with their zod input schema', () => {
-    const body = doc.paths['/v1/payments']!.post!.requestBody as { required: boolean; content: Record<string, { schema: unknown }> }
+  it('describes request bodies as JSON with their zod input schema, under components/requestBodies', () => {
+    expect(doc.paths['/v1/payments']!.post!.requestBody).toEqual({ $ref: '#/components/requestBodies/CreatePaymentRequest' })
+    const body = doc.components.requestBodies!.CreatePaymentRequest as { required: boolean; content: Record<string, { schema: Record<string, unknown> }> }
     expect(body.required).toBe(true)
-    expect(body.content['application/json']!.schema).toEqual({ $ref: '#/components/schemas/CreatePaymentRequest' })
-    const update = doc.paths['/v1/wallets/{id}']!.put!.requestBody as { required: boolean }
+    expect(body.content['application/json']!.schema).toMatchObject({ type: 'object', required: ['amount', 'currency', 'source_wallet', 'recipient'], additionalProperties: false })
+    const update = doc.components.requestBodies!.UpdateWalletRequest as { required: boolean }
     expect(update.required).toBe(false) // PUT with an empty body changes nothing and is accepted
   })
 
