@@ -65,7 +65,7 @@ export const AdvanceClockSchema = z.strictObject({
  * `GET /_sandbox/snapshot` and `POST /_sandbox/restore`: the data file's format (src/store/data.ts)
  * plus the sandbox time it was taken at, so a `--data-file` file can be restored too.
  */
-export const SnapshotSchema = DataSchema.extend({ taken_at: z.string().optional().describe('Sandbox time of the snapshot (ignored by restore).') })
+export const SnapshotSchema = DataSchema.extend({ taken_at: TimestampSchema.optional().describe('Sandbox time of the snapshot (ignored by restore).') })
   .superRefine((data, ctx) => {
     const inconsistency = firstInconsistency(data)
     if (inconsistency) ctx.addIssue({ code: 'custom', path: inconsistency.path, message: `The snapshot is inconsistent: ${inconsistency.problem}` })
