@@ -24,9 +24,12 @@ const UrlSchema = z
 
 const EVENT_CHOICES = new Set<string>(['*', ...EVENT_TYPES])
 
-/** A list of event types; `"*"` stands for all of them. Checked as a whole so that `param` is `events`. */
+/**
+ * A list of event types; `"*"` stands for all of them. Checked as a whole so that `param` is
+ * `events`; the items' `enum` (the same set) is for the OpenAPI document, where event types are a closed set.
+ */
 const EventsSchema = z
-  .array(z.string({ error: 'events must be strings such as "payment.succeeded"' }), { error: whenPresent('events must be an array of event types such as ["payment.succeeded"]') })
+  .array(z.string({ error: 'events must be strings such as "payment.succeeded"' }).meta({ enum: [...EVENT_CHOICES] }), { error: whenPresent('events must be an array of event types such as ["payment.succeeded"]') })
   .superRefine((events, ctx) => {
     if (events.length === 0) {
       ctx.addIssue({ code: 'custom', message: 'events must list at least one event type; leave it out to receive every event' })
