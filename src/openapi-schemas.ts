@@ -16,10 +16,14 @@ export class SchemaComponents {
   readonly schemas: Record<string, JsonSchema> = {}
 
   /** The JSON Schema of what a client sends (`io: 'input'`) or receives (`io: 'output'`). */
-  render(schema: z.ZodType, io: 'input' | 'output'): JsonSchema {
-    const json = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any' }) as JsonSchema
-    const { $schema: _dialect, $defs, ...root } = json
-    const defs = ($defs ?? {}) as Record<string, JsonSchema>
+  render(schema: z.ZodType, io: 'input' | 'output', options: { inline?: boolean } = {}): JsonSchema {
+    const json = z.toJSONSchema(schema, { io, target: 'draft-2020-12', unrepresentable: 'any', override: readableByTools }) as JsonSchema
+    const { $schema: _dialect, $defs, ...named } = json
+    const defs = { ...($defs ?? {}) } as Record<string, JsonSchema>
+    // `inline`: a named schema itself is rendered in place rather than kept under components (its parts still are).
+    const rootId = options.inline && typeof named.$ref === 'string' && Object.keys(named).length === 1 ? named.$ref.replace(/^#\/\$defs\//, '') : undefined
+    const root = rootId && defs[rootId] ? defs[rootId] : named
+    if (rootId && !JSON.stringify(Object.values(defs)).includes(`"#/$defs/${rootId}"`)) delete defs[rootId]
 
     const names = new Map<string, string>()
     for (const [id, def] of Object.entries(defs)) {
@@ -38,6 +42,25 @@ export class SchemaComponents {
     if (typeof ref === 'string' && ref.startsWith(COMPONENT_PREFIX)) return this.schemas[ref.slice(COMPONENT_PREFIX.length)] ?? schema
     return schema
   }
+}
+
+/**
+ * Valid JSON Schema that the common OpenAPI tools misread, rewritten where zod renders it (CONTRACT.md
+ * section 14): Prism, Spectral and Portman cannot read `prefixItems`, so a tuple becomes `items` with
+ * `minItems`/`maxItems` (its members' schemas merged with `anyOf`, the order is in the description);
+ * and `.int()` alone renders the safe-integer range, whose negative minimum reads as "may be
+ * negative" in tools: an integer's real bounds are given by its schema (`.nonnegative()`, `.min()`).
+ */
+function readableByTools({ jsonSchema }: { jsonSchema: JsonSchema }): void {
+  if (jsonSchema.minimum === Number.MIN_SAFE_INTEGER) delete jsonSchema.minimum
+  if (jsonSchema.maximum === Number.MAX_SAFE_INTEGER) delete jsonSchema.maximum
+  const members = jsonSchema.prefixItems
+  if (!Array.isArray(members)) return
+  delete jsonSchema.prefixItems
+  const distinct = [...new Map(members.map((member) => [stableJson(member), member as JsonSchema])).values()]
+  jsonSchema.items = distinct.length === 1 ? distinct[0] : { anyOf: distinct }
+  jsonSchema.minItems = members.length
+  jsonSchema.maxItems = members.length
 }
 
 /** Rewrites zod's `#/$defs/<id>` references to `#/components/schemas/<name>`, deeply. */

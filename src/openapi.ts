@@ -2,6 +2,7 @@ import type { z } from 'zod'
 import { ERRORS, type ErrorCode } from './errors.js'
 import type { AnyRoute } from './http/route.js'
 import { SchemaComponents, type JsonSchema } from './openapi-schemas.js'
+import { webhookOperations } from './openapi-webhooks.js'
 import { ErrorBodySchema, PaginationSchema } from './schemas/common.js'
 
 /**
@@ -26,13 +27,26 @@ export type OpenApiDocument = {
   security: Array<Record<string, string[]>>
   tags: Array<{ name: string; description?: string }>
   paths: Record<string, Record<string, Operation>>
+  /** The event payloads the sandbox POSTs to webhook endpoints, one entry per event type. */
+  webhooks: Record<string, { post: Record<string, unknown> }>
   components: Record<string, Record<string, unknown>>
 }
 
 export type Operation = Record<string, unknown> & { operationId: string; responses: Record<string, ResponseObject | { $ref: string }> }
 export type ResponseObject = { description: string; headers?: Record<string, unknown>; content?: Record<string, { schema: JsonSchema }>; 'x-error-codes'?: string[] }
 
+const WEBHOOKS_TAG = 'Webhook events'
+
+/** Every tag a route may use; a route with a tag missing here fails the document's test (Redocly's tag-description). */
 const TAG_DESCRIPTIONS: Record<string, string> = {
+  Prices: 'Current prices of the price feed, the same numbers as the stream\'s `prices` channel.',
+  Wallets: 'Wallets of the account, their balances, and closing them.',
+  Payments: 'Payments from a wallet to another wallet of the account or to an external address.',
+  Payouts: 'Bulk payouts: many payments from one wallet, validated and funded all or nothing.',
+  'Whitelisted addresses': 'External addresses payments may go to when the account enforces its whitelist.',
+  'Webhook endpoints': 'Where the sandbox delivers events (see the webhooks section for the payloads).',
+  OpenAPI: 'This document.',
+  [WEBHOOKS_TAG]: 'What the sandbox POSTs to webhook endpoints, one operation per event type.',
   [CONTROL_TAG]: 'The sandbox-only control API under /_sandbox. No API key; with --control-token it needs Authorization: Bearer <token>. Answers always use the {data, request_id} envelope.',
 }
 
@@ -43,13 +57,14 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], options: OpenA
   const paginationSchema = components.render(PaginationSchema, 'output')
 
   const responses = new SharedResponses()
+  const requestBodies: Record<string, unknown> = {}
   const paths: OpenApiDocument['paths'] = {}
   const tags: string[] = []
   for (const route of routes) {
     const tag = route.path.startsWith('/_sandbox') ? CONTROL_TAG : route.tag
     if (!tags.includes(tag)) tags.push(tag)
     const operations = (paths[route.path] ??= {})
-    operations[route.method] = buildOperation(route, tag, { components, responses, errorSchema, paginationSchema })
+    operations[route.method] = buildOperation(route, tag, { components, responses, requestBodies, errorSchema, paginationSchema })
   }
 
   return {
@@ -59,13 +74,16 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], options: OpenA
       version: options.version,
       description: INFO_DESCRIPTION,
       license: { name: 'MIT', identifier: 'MIT' },
+      contact: { name: 'wallet-sandbox' },
     },
     servers: [{ url: options.serverUrl ?? DEFAULT_SERVER_URL, description: 'The sandbox on its default address' }],
     security: [{ apiKey: [] }],
-    tags: tags.map((name) => (TAG_DESCRIPTIONS[name] ? { name, description: TAG_DESCRIPTIONS[name] } : { name })),
+    tags: [...tags, WEBHOOKS_TAG].map((name) => (TAG_DESCRIPTIONS[name] ? { name, description: TAG_DESCRIPTIONS[name] } : { name })),
     paths,
+    webhooks: webhookOperations(components, WEBHOOKS_TAG),
     components: {
       schemas: components.schemas,
+      requestBodies,
       responses: responses.responses,
       securitySchemes: SECURITY_SCHEMES,
       parameters: { IdempotencyKey: IDEMPOTENCY_KEY_PARAMETER },
@@ -77,6 +95,8 @@ export function buildOpenApiDocument(routes: readonly AnyRoute[], options: OpenA
 interface Shared {
   components: SchemaComponents
   responses: SharedResponses
+  /** components/requestBodies, filled with the named request bodies. */
+  requestBodies: Record<string, unknown>
   errorSchema: JsonSchema
   paginationSchema: JsonSchema
 }
@@ -98,7 +118,7 @@ function buildOperation(route: AnyRoute, tag: string, shared: Shared): Operation
     description: describeOperation(route, auth),
     tags: [tag],
     ...(parameters.length > 0 ? { parameters } : {}),
-    ...(body ? { requestBody: requestBody(body, components) } : {}),
+    ...(body ? { requestBody: requestBody(body, shared) } : {}),
     responses: {},
   }
   if (auth === 'none') operation.security = []
@@ -149,35 +169,55 @@ class SharedResponses {
   }
 }
 
+/** Path parameters, each with the `example` of its schema (an id that works on a fresh sandbox, src/schemas/path-params.ts). */
 function pathParameters(route: AnyRoute, components: SchemaComponents): unknown[] {
   const names = [...route.path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]!)
-  const properties = objectProperties(route.request?.params, components).properties
-  return names.map((name) => ({ name, in: 'path', required: true, schema: properties[name] ?? { type: 'string' } }))
-}
-
-function queryParameters(query: z.ZodType | undefined, components: SchemaComponents): Array<{ name: string; required: boolean }> {
-  const { properties, required } = objectProperties(query, components)
-  return Object.entries(properties).map(([name, schema]) => {
-    const { description, ...rest } = schema as JsonSchema
-    return { name, in: 'query', required: required.includes(name), ...(description ? { description } : {}), schema: rest }
+  const properties = objectProperties(route.request?.params, components, 'input').properties
+  return names.map((name) => {
+    const { example, ...schema } = properties[name] ?? { type: 'string' }
+    return { name, in: 'path', required: true, schema, ...(example === undefined ? {} : { example }) }
   })
 }
 
-/** The properties of a params or query object, as clients send them. */
-function objectProperties(schema: z.ZodType | undefined, components: SchemaComponents): { properties: Record<string, JsonSchema>; required: string[] } {
+/**
+ * Query values travel as text, and OpenAPI describes a parameter by the value it stands for: the
+ * schema is the one the sandbox reads the value as (`limit` is an integer from 1 to 100, default 20),
+ * while `required` follows what a client must send.
+ */
+function queryParameters(query: z.ZodType | undefined, components: SchemaComponents): Array<{ name: string; required: boolean }> {
+  const sent = objectProperties(query, components, 'input')
+  const read = objectProperties(query, components, 'output')
+  return Object.entries(read.properties).map(([name, schema]) => {
+    const { description, ...rest } = schema
+    return { name, in: 'query', required: sent.required.includes(name), ...(description ? { description } : {}), schema: rest }
+  })
+}
+
+/** The properties of a params or query object. */
+function objectProperties(schema: z.ZodType | undefined, components: SchemaComponents, io: 'input' | 'output'): { properties: Record<string, JsonSchema>; required: string[] } {
   if (!schema) return { properties: {}, required: [] }
-  const json = components.resolve(components.render(schema, 'input'))
+  const json = components.resolve(components.render(schema, io))
   return { properties: (json.properties ?? {}) as Record<string, JsonSchema>, required: (json.required ?? []) as string[] }
 }
 
-function requestBody(body: z.ZodType, components: SchemaComponents): Record<string, unknown> {
+/**
+ * A named request body goes to components/requestBodies with its schema inline, not to
+ * components/schemas: generators (openapi-typescript) read a property with a `default` under
+ * components/schemas as always present, which holds for answers but makes a defaulted request
+ * field (a wallet's `type`) look required.
+ */
+function requestBody(body: z.ZodType, shared: Shared): Record<string, unknown> {
   // An absent body is read as {}; it is optional exactly when {} is a valid body (PUT with no change).
   const required = !body.safeParse({}).success
-  return {
+  const id = (body.meta() as { id?: string } | undefined)?.id
+  const described = {
     required,
     description: 'JSON (Content-Type: application/json). With --lenient, form-encoded bodies are accepted too.',
-    content: { 'application/json': { schema: components.render(body, 'input') } },
+    content: { 'application/json': { schema: shared.components.render(body, 'input', { inline: true }) } },
   }
+  if (!id) return described
+  shared.requestBodies[id] = described
+  return { $ref: `#/components/requestBodies/${id}` }
 }
 
 function successSchema(route: AnyRoute, shared: Shared): JsonSchema {

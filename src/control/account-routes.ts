@@ -2,7 +2,7 @@ import { notFound } from '../errors.js'
 import type { RequestContext } from '../http/context.js'
 import { defineRoute, presentPage } from '../http/route.js'
 import { presentPayment, presentWallet } from '../ledger/present.js'
-import { IdParams } from '../schemas/common.js'
+import { AccountIdParams } from '../schemas/path-params.js'
 import { ListPaymentsQuery, PaymentSchema } from '../schemas/payment.js'
 import { ListWalletsQuery, WalletSchema } from '../schemas/wallet.js'
 import type { AccountState } from '../store/records.js'
@@ -24,13 +24,13 @@ function accountOf(ctx: RequestContext, id: string): AccountState {
 export const accountControlRoutes = [
   defineRoute({
     method: 'get', path: '/_sandbox/accounts/{id}/wallets', operationId: 'sandboxListAccountWallets', summary: 'An account’s wallets, newest first, as GET /v1/wallets answers them', tag, auth,
-    request: { params: IdParams, query: ListWalletsQuery },
+    request: { params: AccountIdParams, query: ListWalletsQuery },
     status: 200, response: WalletSchema, list: true, errors: ['resource_missing'],
     handler: ({ params, query: { limit, offset, ...filter } }, ctx) => presentPage(ctx.deps.services.wallets.list(accountOf(ctx, params.id), filter, offset, limit), presentWallet),
   }),
   defineRoute({
     method: 'get', path: '/_sandbox/accounts/{id}/payments', operationId: 'sandboxListAccountPayments', summary: 'An account’s payments, newest first, as GET /v1/payments answers them', tag, auth,
-    request: { params: IdParams, query: ListPaymentsQuery },
+    request: { params: AccountIdParams, query: ListPaymentsQuery },
     status: 200, response: PaymentSchema, list: true, errors: ['resource_missing'],
     handler: ({ params, query: { limit, offset, ...filter } }, ctx) => presentPage(ctx.deps.services.payments.list(accountOf(ctx, params.id), filter, offset, limit), presentPayment),
   }),

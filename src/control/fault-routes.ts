@@ -1,7 +1,8 @@
 import * as z from 'zod'
 import { ApiError, echoId } from '../errors.js'
 import { defineRoute } from '../http/route.js'
-import { IdParams } from '../schemas/common.js'
+import { CountSchema } from '../schemas/common.js'
+import { FaultIdParams } from '../schemas/path-params.js'
 import { ListRequestsQuery, RequestJournalEntrySchema } from '../schemas/control.js'
 import { CreateFaultSchema, FaultSchema } from './fault-rules.js'
 
@@ -23,12 +24,12 @@ export const faultControlRoutes = [
   }),
   defineRoute({
     method: 'delete', path: '/_sandbox/faults', operationId: 'sandboxClearFaults', summary: 'Remove every fault rule', tag, auth,
-    status: 200, response: z.object({ deleted: z.number().int() }),
+    status: 200, response: z.object({ deleted: CountSchema }),
     handler: (_input, ctx) => ({ deleted: ctx.deps.control.faults.clear() }),
   }),
   defineRoute({
     method: 'delete', path: '/_sandbox/faults/{id}', operationId: 'sandboxDeleteFault', summary: 'Remove one fault rule', tag, auth,
-    request: { params: IdParams },
+    request: { params: FaultIdParams },
     status: 200, response: z.object({ id: z.string(), object: z.literal('fault'), deleted: z.literal(true) }), errors: ['resource_missing'],
     handler: ({ params }, ctx) => {
       if (!ctx.deps.control.faults.remove(params.id)) throw new ApiError('resource_missing', `No such fault: '${echoId(params.id)}'. GET /_sandbox/faults lists them.`)

@@ -45,7 +45,7 @@ export const CreateFaultSchema = z
   .strictObject({
     match: FaultMatchSchema.default({}),
     fault: z.enum(FAULT_KINDS, { error: whenPresent(`fault must be one of ${FAULT_KINDS.join(', ')}`) }),
-    status: z.union([z.literal(500), z.literal(503)], { error: 'status must be 500 or 503' }).optional(),
+    status: z.literal([500, 503], { error: 'status must be 500 or 503' }).optional(),
     latency_ms: LatencySchema.optional(),
     probability: z.number({ error: whenPresent('probability must be a number from 0 to 1') }).min(0, { error: 'probability must be from 0 to 1' }).max(1, { error: 'probability must be from 0 to 1' }).optional(),
     times: z.number({ error: whenPresent('times must be a whole number') }).int({ error: 'times must be a whole number' }).min(1, { error: 'times must be a whole number of at least 1 (omit it for unlimited)' }).optional(),
@@ -68,11 +68,11 @@ export const FaultSchema = z
     id: z.string(),
     match: z.object({ method: z.string().optional(), path: z.string().optional(), api_key: z.string().optional() }),
     fault: z.enum(FAULT_KINDS),
-    status: z.union([z.literal(500), z.literal(503)]).nullable(),
-    latency_ms: z.union([z.number().int(), z.tuple([z.number().int(), z.number().int()])]).nullable(),
-    probability: z.number(),
-    times: z.number().int().nullable(),
-    remaining: z.number().int().nullable(),
+    status: z.literal([500, 503]).nullable(),
+    latency_ms: z.union([Milliseconds, z.tuple([Milliseconds, Milliseconds])]).nullable(),
+    probability: z.number().min(0).max(1),
+    times: z.number().int().min(1).nullable(),
+    remaining: z.number().int().nonnegative().nullable(),
   })
   .meta({ id: 'Fault' })
 

@@ -1,10 +1,11 @@
 import * as z from 'zod'
 import { ApiError, echoId } from '../errors.js'
 import { defineRoute } from '../http/route.js'
+import { CountSchema } from '../schemas/common.js'
 import { FAILURE_MESSAGES, DEFAULT_FAILURE_CODE, type FailureCode } from '../ledger/failures.js'
 import { presentPayment, presentWallet } from '../ledger/present.js'
 import { CreateOutcomeRuleSchema, OutcomeRuleSchema } from '../lifecycle/outcome-rules.js'
-import { IdParams } from '../schemas/common.js'
+import { OutcomeRuleIdParams, PaymentIdParams, WalletIdParams } from '../schemas/path-params.js'
 import { DepositSchema, FailPaymentSchema, MagicAddressSchema, ScreeningResultSchema, ScreeningSchema } from '../schemas/control.js'
 import { PaymentSchema } from '../schemas/payment.js'
 import { WalletSchema } from '../schemas/wallet.js'
@@ -30,7 +31,7 @@ function takeOver(ctx: RequestContext, id: string, act: (account: AccountState, 
 export const paymentControlRoutes = [
   defineRoute({
     method: 'post', path: '/_sandbox/wallets/{id}/deposit', operationId: 'sandboxDeposit', summary: 'Credit a wallet with funds from outside', tag, auth,
-    request: { params: IdParams, body: DepositSchema },
+    request: { params: WalletIdParams, body: DepositSchema },
     status: 200, response: WalletSchema, errors: ['resource_missing', 'wallet_inactive'],
     handler: ({ params, body }, ctx) => {
       const { account } = ctx.deps.control.findWallet(params.id)
@@ -43,7 +44,7 @@ export const paymentControlRoutes = [
   }),
   defineRoute({
     method: 'post', path: '/_sandbox/payments/{id}/process', operationId: 'sandboxProcessPayment', summary: 'Move a pending payment to processing', tag, auth,
-    request: { params: IdParams },
+    request: { params: PaymentIdParams },
     status: 200, response: PaymentSchema, errors: ['resource_missing', 'invalid_state_transition'],
     handler: ({ params }, ctx) => {
       return takeOver(ctx, params.id, (account, payment) => ctx.deps.services.payments.process(account, payment))
@@ -51,7 +52,7 @@ export const paymentControlRoutes = [
   }),
   defineRoute({
     method: 'post', path: '/_sandbox/payments/{id}/complete', operationId: 'sandboxCompletePayment', summary: 'Complete a payment (a pending one passes through processing)', tag, auth,
-    request: { params: IdParams },
+    request: { params: PaymentIdParams },
     status: 200, response: PaymentSchema, errors: ['resource_missing', 'invalid_state_transition'],
     handler: ({ params }, ctx) => {
       return takeOver(ctx, params.id, (account, payment) => ctx.deps.services.payments.complete(account, payment))
@@ -59,7 +60,7 @@ export const paymentControlRoutes = [
   }),
   defineRoute({
     method: 'post', path: '/_sandbox/payments/{id}/fail', operationId: 'sandboxFailPayment', summary: 'Fail a pending or processing payment', tag, auth,
-    request: { params: IdParams, body: FailPaymentSchema },
+    request: { params: PaymentIdParams, body: FailPaymentSchema },
     status: 200, response: PaymentSchema, errors: ['resource_missing', 'invalid_state_transition'],
     handler: ({ params, body }, ctx) => {
       const code = (body.failure_code ?? DEFAULT_FAILURE_CODE) as FailureCode
@@ -79,7 +80,7 @@ export const paymentControlRoutes = [
   }),
   defineRoute({
     method: 'delete', path: '/_sandbox/outcomes', operationId: 'sandboxClearOutcomeRules', summary: 'Remove every outcome rule', tag, auth,
-    status: 200, response: z.object({ deleted: z.number().int() }),
+    status: 200, response: z.object({ deleted: CountSchema }),
     handler: (_input, ctx) => {
       const count = ctx.deps.control.rules.list().length
       ctx.deps.control.rules.clear()
@@ -88,7 +89,7 @@ export const paymentControlRoutes = [
   }),
   defineRoute({
     method: 'delete', path: '/_sandbox/outcomes/{id}', operationId: 'sandboxDeleteOutcomeRule', summary: 'Remove one outcome rule', tag, auth,
-    request: { params: IdParams },
+    request: { params: OutcomeRuleIdParams },
     status: 200, response: z.object({ id: z.string(), object: z.literal('outcome_rule'), deleted: z.literal(true) }), errors: ['resource_missing'],
     handler: ({ params }, ctx) => {
       if (!ctx.deps.control.rules.remove(params.id)) throw new ApiError('resource_missing', `No such outcome rule: '${echoId(params.id)}'.`)

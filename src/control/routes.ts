@@ -2,10 +2,12 @@ import * as z from 'zod'
 import { wallClockMs } from '../clock.js'
 import { ApiError, echoId } from '../errors.js'
 import { defineRoute } from '../http/route.js'
+import { CountSchema } from '../schemas/common.js'
 import {
   AccountSchema, AdvanceClockSchema, ClockSchema, CreatedKeySchema, CreateKeySchema, ListAccountsQuery, PatchAccountSchema, ResetResultSchema, ResetSchema,
 } from '../schemas/control.js'
 import type { AppDeps } from '../http/context.js'
+import { AccountIdParams } from '../schemas/path-params.js'
 import { VERSION } from '../version.js'
 import { paymentControlRoutes } from './payment-routes.js'
 
@@ -24,7 +26,7 @@ const presentClock = (deps: AppDeps) => ({ mode: deps.clock.mode, now: deps.cloc
 export const controlRoutes = [
   defineRoute({
     method: 'get', path: '/_sandbox/health', operationId: 'sandboxHealth', summary: 'Liveness and version (no control token needed, for health checks)', tag, auth: 'none',
-    status: 200, response: z.object({ status: z.literal('ok'), version: z.string(), uptime_s: z.number() }),
+    status: 200, response: z.object({ status: z.literal('ok'), version: z.string(), uptime_s: CountSchema }),
     handler: () => ({ status: 'ok', version: VERSION, uptime_s: Math.floor((wallClockMs() - startedAt) / 1000) }),
   }),
   defineRoute({
@@ -63,7 +65,7 @@ export const controlRoutes = [
   }),
   defineRoute({
     method: 'patch', path: '/_sandbox/accounts/{id}', operationId: 'sandboxUpdateAccount', summary: 'Turn whitelist enforcement on or off for one account', tag, auth,
-    request: { params: z.object({ id: z.string() }), body: PatchAccountSchema },
+    request: { params: AccountIdParams, body: PatchAccountSchema },
     status: 200, response: AccountSchema, errors: ['resource_missing'],
     handler: ({ params, body }, ctx) => {
       const state = ctx.deps.store.accounts.get(params.id)

@@ -1,7 +1,7 @@
 import { ApiError, echoId } from '../errors.js'
 import type { WebhookEngine } from '../events/webhooks.js'
 import { defineRoute } from '../http/route.js'
-import { IdParams } from '../schemas/common.js'
+import { DeliveryIdParams } from '../schemas/path-params.js'
 import { DeliverySchema, ListDeliveriesQuery } from '../schemas/webhook.js'
 
 const tag = 'Sandbox control'
@@ -20,7 +20,7 @@ export function webhookControlRoutes(engine: WebhookEngine) {
     }),
     defineRoute({
       method: 'post', path: '/_sandbox/webhooks/deliveries/{id}/retry', operationId: 'sandboxRetryWebhookDelivery', summary: 'Make one more attempt at a delivery now and answer the updated delivery', tag, auth: 'control',
-      request: { params: IdParams },
+      request: { params: DeliveryIdParams },
       status: 200, response: DeliverySchema, errors: ['resource_missing'],
       handler: async ({ params }) => {
         const delivery = await engine.retry(params.id)

@@ -6,7 +6,8 @@ import type { PaymentRecord } from '../store/records.js'
 import type { Store } from '../store/store.js'
 import { toBaseUnits } from '../money.js'
 import { AmountSchema, CurrencySchema, NetworkSchema } from '../schemas/common.js'
-import { FAILURE_CODES } from '../ledger/failures.js'
+import { FAILURE_CODES, type FailureCode } from '../ledger/failures.js'
+import { FailureCodeSchema } from '../schemas/payment.js'
 
 /** Outcome rules (CONTRACT.md sections 8 and 13): "the next 2 payments to this address fail". */
 export const OutcomeMatchSchema = z.strictObject({
@@ -23,7 +24,7 @@ export const CreateOutcomeRuleSchema = z
   .strictObject({
     match: OutcomeMatchSchema.default({}),
     outcome: z.enum(['completed', 'failed', 'pending'], { error: 'outcome must be completed, failed or pending' }),
-    failure_code: z.enum(FAILURE_CODES as [string, ...string[]], { error: `failure_code must be one of ${FAILURE_CODES.join(', ')}` }).optional(),
+    failure_code: z.enum(FAILURE_CODES as [FailureCode, ...FailureCode[]], { error: `failure_code must be one of ${FAILURE_CODES.join(', ')}` }).optional(),
     times: z.number().int().min(1, { error: 'times must be a whole number of at least 1 (omit it for unlimited)' }).optional(),
   })
   .meta({ id: 'CreateOutcomeRuleRequest' })
@@ -33,9 +34,9 @@ export const OutcomeRuleSchema = z
     id: z.string(),
     match: OutcomeMatchSchema,
     outcome: z.enum(['completed', 'failed', 'pending']),
-    failure_code: z.string().nullable(),
-    times: z.number().int().nullable(),
-    remaining: z.number().int().nullable(),
+    failure_code: FailureCodeSchema.nullable(),
+    times: z.number().int().min(1).nullable(),
+    remaining: z.number().int().nonnegative().nullable(),
   })
   .meta({ id: 'OutcomeRule' })
 

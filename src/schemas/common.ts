@@ -43,17 +43,28 @@ export const MetadataSchema = z
 
 export const DescriptionSchema = z.string().max(1000, { error: 'description is at most 1000 characters' })
 
-export const TimestampSchema = z.string().meta({ description: 'ISO 8601 UTC with milliseconds, from the sandbox clock.', example: '2026-01-01T00:00:00.000Z' })
+/** Only ever rendered by the sandbox itself: `format: date-time` tells clients to parse it as a date. */
+export const TimestampSchema = z.iso
+  .datetime({ precision: 3 })
+  .meta({ description: 'ISO 8601 UTC with milliseconds, from the sandbox clock.', example: '2026-01-01T00:00:00.000Z' })
 
-/** A path id: any string; unknown ids are 404, never 400. */
-export const IdParams = z.object({ id: z.string() })
+/** A count, size or duration: never negative. */
+export const CountSchema = z.number().int().nonnegative()
+
+/**
+ * A path id: any string (unknown ids are 404, never 400). `example` is an id that exists, or will,
+ * on a fresh `npx wallet-sandbox` (src/schemas/examples.ts), so that request generators can build a
+ * call that works.
+ */
+export const idParams = (example: string) => z.object({ id: z.string().meta({ example }) })
 
 const integerParam = (name: string, min: number, max: number) =>
   z
     .string()
     .regex(/^\d+$/, { error: `${name} must be a whole number from ${min} to ${max}` })
     .transform(Number)
-    .pipe(z.number().min(min, { error: `${name} must be from ${min} to ${max}` }).max(max, { error: `${name} must be from ${min} to ${max}` }))
+    // The document shows the parsed side of a query value (src/openapi.ts), so this is what clients see: an integer.
+    .pipe(z.number().int().min(min, { error: `${name} must be from ${min} to ${max}` }).max(max, { error: `${name} must be from ${min} to ${max}` }))
 
 /** `limit` (1–100, default 20) and `offset` (≥ 0): out of range is 400, never clamped. */
 export const PageQuery = z.object({
@@ -62,7 +73,7 @@ export const PageQuery = z.object({
 })
 
 export const PaginationSchema = z
-  .object({ limit: z.number().int(), offset: z.number().int(), total: z.number().int(), has_more: z.boolean() })
+  .object({ limit: z.number().int().min(1).max(100), offset: CountSchema, total: CountSchema, has_more: z.boolean() })
   .meta({ id: 'Pagination' })
 
 export const ErrorBodySchema = z
@@ -77,4 +88,4 @@ export const ErrorBodySchema = z
   })
   .meta({ id: 'Error' })
 
-export const DeletedSchema = z.object({ id: z.string(), object: z.string(), deleted: z.literal(true) })
+export const DeletedSchema = z.object({ id: z.string(), object: z.enum(['webhook_endpoint', 'whitelisted_address']), deleted: z.literal(true) })

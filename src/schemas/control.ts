@@ -4,7 +4,8 @@ import { isIpEntry } from '../http/auth.js'
 import { FAILURE_CODES } from '../ledger/failures.js'
 import { DataSchema, firstInconsistency } from '../store/data.js'
 import { SCOPES } from '../store/records.js'
-import { AmountSchema, NetworkSchema, PageQuery, TimestampSchema } from './common.js'
+import { AmountSchema, CountSchema, NetworkSchema, PageQuery, TimestampSchema } from './common.js'
+import { FailureCodeSchema } from './payment.js'
 
 /** Request and response shapes of the control API (CONTRACT.md sections 10 and 13). */
 
@@ -12,10 +13,11 @@ export const ResetSchema = z.strictObject({ api_key: z.string().min(1).optional(
 
 export const ResetResultSchema = z.object({ reset: z.enum(['all', 'account']), account_id: z.string().nullable() })
 
-const KeySchema = z.object({ key: z.string(), type: z.enum(['secret', 'restricted']), scopes: z.array(z.string()), allowed_ips: z.array(z.string()) })
+const KeyScopeSchema = z.union([z.enum(SCOPES), z.literal('*')])
+const KeySchema = z.object({ key: z.string(), type: z.enum(['secret', 'restricted']), scopes: z.array(KeyScopeSchema), allowed_ips: z.array(z.string()) })
 
 export const AccountSchema = z
-  .object({ id: z.string(), keys: z.array(KeySchema), whitelist_enforced: z.boolean(), created_at: z.string() })
+  .object({ id: z.string(), keys: z.array(KeySchema), whitelist_enforced: z.boolean(), created_at: TimestampSchema })
   .meta({ id: 'SandboxAccount' })
 
 export const ListAccountsQuery = z.strictObject({ api_key: z.string().optional() })
@@ -34,7 +36,7 @@ export const CreateKeySchema = z
     }
   })
 
-export const CreatedKeySchema = z.object({ key: z.string(), account_id: z.string(), type: z.enum(['secret', 'restricted']), scopes: z.array(z.string()), allowed_ips: z.array(z.string()) })
+export const CreatedKeySchema = KeySchema.extend({ account_id: z.string() })
 
 export const DepositSchema = z.strictObject({ amount: AmountSchema, from_address: z.string().min(1).optional() })
 
@@ -44,17 +46,17 @@ export const FailPaymentSchema = z.strictObject({
 })
 
 export const ScreeningSchema = z.strictObject({ network: NetworkSchema, address: z.string().min(1) })
-export const ScreeningResultSchema = z.object({ network: z.string(), address: z.string(), flagged: z.boolean() })
+export const ScreeningResultSchema = z.object({ network: NetworkSchema, address: z.string(), flagged: z.boolean() })
 
 export const MagicAddressSchema = z.object({
-  network: z.string(),
+  network: NetworkSchema,
   address: z.string(),
   outcome: z.enum(['failed', 'pending']),
-  failure_code: z.string().nullable(),
+  failure_code: FailureCodeSchema.nullable(),
   description: z.string(),
 })
 
-export const ClockSchema = z.object({ mode: z.enum(['real', 'manual']), now: z.string(), offset_ms: z.number() }).meta({ id: 'SandboxClock' })
+export const ClockSchema = z.object({ mode: z.enum(['real', 'manual']), now: TimestampSchema, offset_ms: z.number().int() }).meta({ id: 'SandboxClock' })
 export const AdvanceClockSchema = z.strictObject({
   ms: z.number({ error: 'ms must be a number of milliseconds' }).int({ error: 'ms must be a whole number' }).min(0, { error: 'ms must not be negative' }).max(10 * 365 * 24 * 3600 * 1000),
 })
@@ -64,10 +66,7 @@ export const AdvanceClockSchema = z.strictObject({
  * plus the sandbox time it was taken at, so a `--data-file` file can be restored too.
  */
 export const SnapshotSchema = DataSchema.extend({
-  taken_at: z.iso
-    .datetime({ error: 'taken_at must be an ISO 8601 UTC timestamp such as 2026-01-01T00:00:00.000Z' })
-    .optional()
-    .describe('Sandbox time of the snapshot; a restore sets the clock to it (without it, the clock stays where it is).'),
+  taken_at: TimestampSchema.optional().describe('Sandbox time of the snapshot; a restore sets the clock to it (without it, the clock stays where it is).'),
 })
   .superRefine((data, ctx) => {
     const inconsistency = firstInconsistency(data)
@@ -75,7 +74,7 @@ export const SnapshotSchema = DataSchema.extend({
   })
   .meta({ id: 'SandboxSnapshot' })
 
-export const RestoreResultSchema = z.object({ restored: z.literal(true), accounts: z.number().int(), keys: z.number().int() })
+export const RestoreResultSchema = z.object({ restored: z.literal(true), accounts: CountSchema, keys: CountSchema })
 
 export const RequestJournalEntrySchema = z
   .object({
@@ -83,8 +82,8 @@ export const RequestJournalEntrySchema = z
     method: z.string(),
     path: z.string(),
     query: z.string().nullable().meta({ description: 'The query string without "?", api_key values masked.' }),
-    status: z.number().int().nullable().meta({ description: 'null when no answer was sent (dropped, held, or the client went away).' }),
-    duration_ms: z.number(),
+    status: z.number().int().min(100).max(599).nullable().meta({ description: 'null when no answer was sent (dropped, held, or the client went away).' }),
+    duration_ms: z.number().nonnegative(),
     api_key: z.string().nullable().meta({ description: 'Masked: the key kind and its last 4 characters, such as sk_test_…_key.' }),
     account_id: z.string().nullable(),
     idempotency_key: z.string().nullable(),
@@ -101,6 +100,6 @@ const METHOD_MESSAGE = 'method must be an HTTP method such as GET or POST'
 export const ListRequestsQuery = PageQuery.extend({
   method: z.string().regex(/^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)$/i, { error: METHOD_MESSAGE }).optional(),
   path: z.string().regex(/^\/[^*]*\*?$/, { error: 'path must be a path such as /v1/payments, or a prefix ending in * such as /v1/wallets/*' }).optional(),
-  status: z.string().regex(/^[1-5]\d\d$/, { error: 'status must be an HTTP status code such as 201' }).transform(Number).optional(),
+  status: z.string().regex(/^[1-5]\d\d$/, { error: 'status must be an HTTP status code such as 201' }).transform(Number).pipe(z.number().int().min(100).max(599)).optional(),
   account_id: z.string().min(1).optional(),
 }).strict()

@@ -1,14 +1,15 @@
 import * as z from 'zod'
-import { NETWORKS } from '../chain/networks.js'
-import { AmountSchema, CurrencySchema, DescriptionSchema, MetadataSchema, PageQuery, TimestampSchema } from './common.js'
+import { AmountSchema, CurrencySchema, DescriptionSchema, MetadataSchema, NetworkSchema, PageQuery, TimestampSchema } from './common.js'
 import { whenPresent } from './messages.js'
-import { FAILURE_CODES } from '../ledger/failures.js'
+import { FAILURE_CODES, type FailureCode } from '../ledger/failures.js'
 
 const SANDBOX_OUTCOMES = ['completed', 'failed', 'pending']
 
 export const PaymentStatusSchema = z.enum(['pending', 'processing', 'completed', 'failed'], {
   error: 'status must be one of pending, processing, completed, failed',
 })
+
+export const FailureCodeSchema = z.enum(FAILURE_CODES as [FailureCode, ...FailureCode[]])
 
 export const SourceWalletSchema = z.string({ error: whenPresent('source_wallet must be a wallet id such as wal_…') }).min(1)
 const RecipientSchema = z.string({ error: whenPresent('recipient must be a wallet id (wal_…) or an address on the source wallet’s network') }).min(1)
@@ -46,7 +47,7 @@ export const PayoutItemSchema = z
     metadata: MetadataSchema.default({}),
   })
   .superRefine(checkSandboxMetadata)
-  .meta({ id: 'PayoutItem' })
+  .meta({ description: 'One payment of the payout, from its source_wallet in its currency.' })
 
 export const ListPaymentsQuery = PageQuery.extend({
   status: PaymentStatusSchema.optional(),
@@ -60,8 +61,8 @@ export const PaymentSchema = z
     id: z.string().meta({ example: 'pay_8Hn2QeR5tYw9LmK3vB7xZc1D' }),
     object: z.literal('payment'),
     amount: z.string(),
-    currency: z.string(),
-    network: z.enum(NETWORKS),
+    currency: CurrencySchema,
+    network: NetworkSchema,
     status: PaymentStatusSchema,
     source: z.string(),
     destination: z.string(),
@@ -69,7 +70,7 @@ export const PaymentSchema = z
     description: z.string().nullable(),
     metadata: z.record(z.string(), z.string()),
     tx_hash: z.string().nullable(),
-    failure_code: z.string().nullable(),
+    failure_code: FailureCodeSchema.nullable(),
     failure_message: z.string().nullable(),
     payout_id: z.string().nullable(),
     created_at: TimestampSchema,

@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import { ASSETS, NETWORKS, type Network } from '../chain/networks.js'
+import { ASSETS, type Network } from '../chain/networks.js'
 import { CurrencySchema, MetadataSchema, NetworkSchema, PageQuery, TimestampSchema } from './common.js'
 import { whenPresent } from './messages.js'
 
@@ -49,8 +49,8 @@ export const WalletSchema = z
     type: WalletTypeSchema,
     name: z.string(),
     address: z.string(),
-    currency: z.string(),
-    network: z.enum(NETWORKS),
+    currency: CurrencySchema,
+    network: NetworkSchema,
     status: WalletStatusSchema,
     balance: z.string().meta({ description: 'Total balance (available + locked).' }),
     metadata: z.record(z.string(), z.string()),
@@ -66,6 +66,6 @@ export const BalanceSchema = z
     available_balance: z.string(),
     locked_balance: z.string(),
     total_balance: z.string(),
-    currency: z.string(),
+    currency: CurrencySchema,
   })
   .meta({ id: 'Balance' })

@@ -1,7 +1,7 @@
 import * as z from 'zod'
 import { echoId } from '../errors.js'
 import { EVENT_TYPES } from '../events/bus.js'
-import { DescriptionSchema, PageQuery, TimestampSchema } from './common.js'
+import { CountSchema, DescriptionSchema, PageQuery, TimestampSchema } from './common.js'
 import { whenPresent } from './messages.js'
 
 /** `/v1/webhooks` and the control API's delivery log (CONTRACT.md sections 9 and 13). */
@@ -25,9 +25,12 @@ const UrlSchema = z
 
 const EVENT_CHOICES = new Set<string>(['*', ...EVENT_TYPES])
 
-/** A list of event types; `"*"` stands for all of them. Checked as a whole so that `param` is `events`. */
+/**
+ * A list of event types; `"*"` stands for all of them. Checked as a whole so that `param` is
+ * `events`; the items' `enum` (the same set) is for the OpenAPI document, where event types are a closed set.
+ */
 const EventsSchema = z
-  .array(z.string({ error: 'events must be strings such as "payment.succeeded"' }), { error: whenPresent('events must be an array of event types such as ["payment.succeeded"]') })
+  .array(z.string({ error: 'events must be strings such as "payment.succeeded"' }).meta({ enum: [...EVENT_CHOICES] }), { error: whenPresent('events must be an array of event types such as ["payment.succeeded"]') })
   .superRefine((events, ctx) => {
     if (events.length === 0) {
       ctx.addIssue({ code: 'custom', message: 'events must list at least one event type; leave it out to receive every event' })
@@ -64,7 +67,7 @@ export const WebhookEndpointSchema = z
     id: z.string().meta({ example: 'whk_3kTq9vXbN2mR8sLp4YhW6cJd' }),
     object: z.literal('webhook_endpoint'),
     url: z.string(),
-    events: z.array(z.string()),
+    events: z.array(z.enum(EVENT_TYPES)),
     description: z.string().nullable(),
     status: z.enum(['enabled', 'disabled']).meta({ description: 'A 410 answer from the receiver sets `disabled`; PUT `enabled` turns it back on.' }),
     created_at: TimestampSchema,
@@ -84,11 +87,13 @@ export const ListDeliveriesQuery = PageQuery.extend({
   status: z.enum(DELIVERY_STATUSES, { error: `status must be one of ${DELIVERY_STATUSES.join(', ')}` }).optional(),
 }).strict()
 
+const HttpStatusSchema = z.number().int().min(100).max(599)
+
 export const DeliveryAttemptSchema = z
   .object({
     at: TimestampSchema,
-    response_status: z.number().int().nullable(),
-    duration_ms: z.number().int(),
+    response_status: HttpStatusSchema.nullable(),
+    duration_ms: CountSchema,
     error: z.string().nullable(),
     response_excerpt: z.string().nullable().meta({ description: 'The start of the answer body (at most 500 characters).' }),
   })

@@ -1,5 +1,4 @@
 import * as z from 'zod'
-import { NETWORKS } from '../chain/networks.js'
 import { NetworkSchema, PageQuery, TimestampSchema } from './common.js'
 import { whenPresent } from './messages.js'
 
@@ -15,10 +14,10 @@ export const ListWhitelistQuery = PageQuery.extend({ network: NetworkSchema.opti
 
 export const WhitelistedAddressSchema = z
   .object({
-    id: z.string(),
+    id: z.string().meta({ example: 'wla_3kTq9vXbN2mR8sLp4YhW6cJd' }),
     object: z.literal('whitelisted_address'),
     address: z.string(),
-    network: z.enum(NETWORKS),
+    network: NetworkSchema,
     label: z.string().nullable(),
     created_at: TimestampSchema,
   })

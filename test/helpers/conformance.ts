@@ -2,7 +2,7 @@ import type { NextFunction, Request, Response } from 'express'
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import type { AnyRoute } from '../../src/http/route.js'
-import { buildOpenApiDocument, type OpenApiDocument, type ResponseObject } from '../../src/openapi.js'
+import { buildOpenApiDocument, type OpenApiDocument, type Operation, type ResponseObject } from '../../src/openapi.js'
 
 /**
  * Checks answers against the OpenAPI document: the body must match the schema of its operation and
@@ -98,16 +98,26 @@ export class ConformanceChecker {
    */
   compileEverySchema(): number {
     const pointers = Object.keys(this.document.components.schemas ?? {}).map((name) => `/components/schemas/${escape(name)}`)
-    for (const [path, operations] of Object.entries(this.document.paths)) {
-      for (const [method, operation] of Object.entries(operations)) {
-        const base = `/paths/${escape(path)}/${method}`
-        ;((operation.parameters ?? []) as Array<{ schema?: unknown }>).forEach((parameter, index) => parameter.schema && pointers.push(`${base}/parameters/${index}/schema`))
-        if (operation.requestBody) pointers.push(`${base}/requestBody/content/application~1json/schema`)
-        for (const [status, entry] of Object.entries(operation.responses)) if (!('$ref' in entry)) pointers.push(`${base}/responses/${status}/content/application~1json/schema`)
-      }
+    for (const name of Object.keys(this.document.components.requestBodies ?? {})) pointers.push(`/components/requestBodies/${escape(name)}/content/application~1json/schema`)
+    const operations = [
+      ...Object.entries(this.document.paths).flatMap(([path, methods]) => Object.entries(methods).map(([method, operation]) => ({ base: `/paths/${escape(path)}/${method}`, operation }))),
+      ...Object.entries(this.document.webhooks).map(([type, { post }]) => ({ base: `/webhooks/${escape(type)}/post`, operation: post as Partial<Operation> })),
+    ]
+    for (const { base, operation } of operations) {
+      ;((operation.parameters ?? []) as Array<{ schema?: unknown }>).forEach((parameter, index) => parameter.schema && pointers.push(`${base}/parameters/${index}/schema`))
+      if (operation.requestBody && !('$ref' in (operation.requestBody as object))) pointers.push(`${base}/requestBody/content/application~1json/schema`)
+      for (const [status, entry] of Object.entries(operation.responses ?? {})) if (!('$ref' in entry) && entry.content) pointers.push(`${base}/responses/${status}/content/application~1json/schema`)
     }
     for (const pointer of pointers) this.validator(pointer)
     return pointers.length
+  }
+
+  /** What is wrong with a webhook delivery's body, against the `webhooks` entry of its event type. */
+  eventProblems(body: unknown): string[] {
+    const event = parseBody(body) as { type?: unknown } | undefined
+    const type = typeof event?.type === 'string' ? event.type : undefined
+    if (!type || !this.document.webhooks[type]) return [`the event type ${JSON.stringify(type)} is not in the document's webhooks`]
+    return this.validate(`/webhooks/${escape(type)}/post/requestBody/content/application~1json/schema`, event, undefined).map((problem) => `${type}: ${problem}`)
   }
 
   private validator(pointer: string): ValidateFunction {

@@ -2,6 +2,7 @@ import { validate, compileErrors } from '@readme/openapi-parser'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { describeApi } from '../../src/cli-openapi.js'
 import { buildOpenApiDocument, type OpenApiDocument, type ResponseObject } from '../../src/openapi.js'
+import { EVENT_TYPES } from '../../src/events/bus.js'
 import { VERSION } from '../../src/version.js'
 import { checkerFor, ConformanceChecker } from '../helpers/conformance.js'
 import { startTestSandbox, type TestSandbox } from '../helpers/start-test-sandbox.js'
@@ -86,24 +87,27 @@ describe('the document describes every route object', () => {
   })
 
   it('has the shared components: Error, Pagination and the named resource schemas', () => {
-    expect(Object.keys(doc.components.schemas!)).toEqual(expect.arrayContaining(['Error', 'Pagination', 'Wallet', 'Payment', 'Balance', 'CreatePaymentRequest', 'Metadata']))
+    expect(Object.keys(doc.components.schemas!)).toEqual(expect.arrayContaining(['Error', 'Pagination', 'Wallet', 'Payment', 'Balance', 'Metadata', 'PaymentSucceededEvent']))
+    expect(Object.keys(doc.components.requestBodies!)).toEqual(expect.arrayContaining(['CreateWalletRequest', 'CreatePaymentRequest', 'CreatePayoutRequest']))
   })
 
-  it('puts path parameters and query parameters in as clients send them', () => {
+  it('gives path parameters an example id and query parameters the type the sandbox reads them as', () => {
     const getWallet = doc.paths['/v1/wallets/{id}']!.get!
-    expect(getWallet.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }])
+    expect(getWallet.parameters).toEqual([{ name: 'id', in: 'path', required: true, schema: { type: 'string' }, example: 'wal_RJ404a9s9n2lY76hzhRKhSUF' }])
     const listWallets = doc.paths['/v1/wallets']!.get!.parameters as Array<{ name: string; required: boolean; schema: Record<string, unknown> }>
-    const limit = listWallets.find((parameter) => parameter.name === 'limit')!
-    // limit is a whole-number string in the query; the transform to a number is not what clients send.
-    expect(limit).toMatchObject({ in: 'query', required: false, schema: { type: 'string', pattern: '^\\d+$' } })
-    expect(listWallets.map((parameter) => parameter.name)).toEqual(expect.arrayContaining(['offset', 'network', 'currency', 'type', 'status']))
+    const parameter = (name: string) => listWallets.find((candidate) => candidate.name === name)!
+    expect(parameter('limit')).toMatchObject({ in: 'query', required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } })
+    expect(parameter('offset')).toMatchObject({ in: 'query', required: false, schema: { type: 'integer', minimum: 0, default: 0 } })
+    expect(parameter('network').schema).toEqual({ type: 'string', enum: ['polygon', 'ethereum', 'stellar', 'solana'] })
+    expect(listWallets.map((candidate) => candidate.name)).toEqual(expect.arrayContaining(['offset', 'network', 'currency', 'type', 'status']))
   })
 
-  it('describes request bodies as JSON with their zod input schema', () => {
-    const body = doc.paths['/v1/payments']!.post!.requestBody as { required: boolean; content: Record<string, { schema: unknown }> }
+  it('describes request bodies as JSON with their zod input schema, under components/requestBodies', () => {
+    expect(doc.paths['/v1/payments']!.post!.requestBody).toEqual({ $ref: '#/components/requestBodies/CreatePaymentRequest' })
+    const body = doc.components.requestBodies!.CreatePaymentRequest as { required: boolean; content: Record<string, { schema: Record<string, unknown> }> }
     expect(body.required).toBe(true)
-    expect(body.content['application/json']!.schema).toEqual({ $ref: '#/components/schemas/CreatePaymentRequest' })
-    const update = doc.paths['/v1/wallets/{id}']!.put!.requestBody as { required: boolean }
+    expect(body.content['application/json']!.schema).toMatchObject({ type: 'object', required: ['amount', 'currency', 'source_wallet', 'recipient'], additionalProperties: false })
+    const update = doc.components.requestBodies!.UpdateWalletRequest as { required: boolean }
     expect(update.required).toBe(false) // PUT with an empty body changes nothing and is accepted
   })
 
@@ -173,6 +177,99 @@ describe('the document describes every route object', () => {
       else if (route.auth === 'control') expect(security, route.operationId).toEqual([{}, { controlToken: [] }])
       else expect(security, route.operationId).toBeUndefined()
     }
+  })
+})
+
+/** Every schema object of the document with the JSON pointer-ish path where it sits. */
+function everyNode(root: unknown): Array<{ path: string; node: Record<string, unknown> }> {
+  const nodes: Array<{ path: string; node: Record<string, unknown> }> = []
+  const walk = (node: unknown, path: string): void => {
+    if (Array.isArray(node)) node.forEach((child, index) => walk(child, `${path}/${index}`))
+    else if (node && typeof node === 'object') {
+      nodes.push({ path, node: node as Record<string, unknown> })
+      for (const [key, child] of Object.entries(node)) walk(child, `${path}/${key}`)
+    }
+  }
+  walk(root, '')
+  return nodes
+}
+
+/** A property's own schema, through `$ref` and a nullable `anyOf`. */
+function resolveProperty(schema: Record<string, unknown>): Record<string, unknown> {
+  if (typeof schema.$ref === 'string') return resolveProperty(doc.components.schemas![schema.$ref.split('/').pop()!] as Record<string, unknown>)
+  const anyOf = schema.anyOf as Array<Record<string, unknown>> | undefined
+  const members = anyOf?.filter((member) => member.type !== 'null')
+  return members?.length === 1 ? resolveProperty(members[0]!) : schema
+}
+
+describe('the document works in the common tools (CONTRACT.md section 14)', () => {
+  it('has no prefixItems tuples and no negative minimum', () => {
+    const tuples = everyNode(doc).filter(({ node }) => 'prefixItems' in node).map(({ path }) => path)
+    expect(tuples).toEqual([])
+    const negative = everyNode(doc).filter(({ node }) => typeof node.minimum === 'number' && node.minimum < 0).map(({ path }) => path)
+    expect(negative).toEqual([])
+    expect(doc.components.schemas!.Fault).toMatchObject({ properties: { latency_ms: { anyOf: [{ anyOf: [{ type: 'integer' }, { type: 'array', items: { type: 'integer' }, minItems: 2, maxItems: 2 }] }, { type: 'null' }] } } })
+  })
+
+  it('gives every timestamp format date-time', () => {
+    const timestamps = everyNode(doc.components.schemas).filter(({ path }) => !path.startsWith('/SandboxSnapshot/properties/accounts')).flatMap(({ path, node }) =>
+      Object.entries((node.properties ?? {}) as Record<string, Record<string, unknown>>)
+        .filter(([name]) => /(_at|^at|^now|^timestamp)$/.test(name))
+        .map(([name, schema]) => ({ where: `${path}/${name}`, schema: resolveProperty(schema) })),
+    )
+    expect(timestamps.length).toBeGreaterThan(20)
+    for (const { where, schema } of timestamps) expect(schema.format, where).toBe('date-time')
+  })
+
+  it('makes closed sets enums in answers: currency, network, status, failure codes, event types', () => {
+    const closed = ['currency', 'network', 'status', 'failure_code', 'event_type', 'type', 'destination_type', 'outcome', 'mode']
+    // The snapshot's records are the data file's format (src/store/data.ts), which reads files as they are.
+    const loose = everyNode(doc.components.schemas).filter(({ path }) => !path.startsWith('/SandboxSnapshot/properties/accounts')).flatMap(({ path, node }) =>
+      Object.entries((node.properties ?? {}) as Record<string, Record<string, unknown>>)
+        .filter(([name]) => closed.includes(name))
+        .map(([name, schema]) => ({ where: `${path}/${name}`, schema: resolveProperty(schema) }))
+        .filter(({ schema }) => schema.enum === undefined && schema.const === undefined && schema.type !== 'integer'),
+    )
+    expect(loose.map(({ where }) => where)).toEqual([])
+    expect(resolveProperty((doc.components.schemas!.Payment as { properties: Record<string, Record<string, unknown>> }).properties.failure_code!).enum).toEqual(
+      ['screening_rejected', 'network_congestion', 'insufficient_network_fee', 'recipient_rejected', 'internal_error'],
+    )
+  })
+
+  it('keeps a defaulted property out of components/schemas unless it is required (generators read it as always present)', () => {
+    const optionalDefaults = everyNode(doc.components.schemas).flatMap(({ path, node }) =>
+      Object.entries((node.properties ?? {}) as Record<string, Record<string, unknown>>)
+        .filter(([name, schema]) => 'default' in schema && !((node.required ?? []) as string[]).includes(name))
+        .map(([name]) => `${path}/${name}`),
+    )
+    expect(optionalDefaults).toEqual([])
+    const createWallet = doc.components.requestBodies!.CreateWalletRequest as { content: Record<string, { schema: { required: string[]; properties: Record<string, unknown> } }> }
+    expect(createWallet.content['application/json']!.schema.required).toEqual(['name', 'currency', 'network'])
+    expect(createWallet.content['application/json']!.schema.properties.type).toMatchObject({ default: 'user' })
+  })
+
+  it('types limit and offset of every list as integers with their bounds and defaults', () => {
+    const lists = sb.sandbox.routes.filter((route) => route.list)
+    expect(lists.length).toBeGreaterThan(5)
+    for (const route of lists) {
+      const parameters = doc.paths[route.path]![route.method]!.parameters as Array<{ name: string; required: boolean; schema: unknown }>
+      expect(parameters.find((parameter) => parameter.name === 'limit'), route.operationId).toMatchObject({ required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } })
+      expect(parameters.find((parameter) => parameter.name === 'offset'), route.operationId).toMatchObject({ required: false, schema: { type: 'integer', minimum: 0, default: 0 } })
+    }
+  })
+
+  it('describes every event type in the webhooks section, with the Standard Webhooks headers', () => {
+    expect(Object.keys(doc.webhooks)).toEqual([...EVENT_TYPES])
+    for (const type of EVENT_TYPES) {
+      const post = doc.webhooks[type]!.post as { requestBody: { content: Record<string, { schema: { $ref: string } }> }; parameters: Array<{ name: string }> }
+      const schema = doc.components.schemas![post.requestBody.content['application/json']!.schema.$ref.split('/').pop()!] as { properties: Record<string, unknown> }
+      expect(schema.properties.type, type).toEqual({ type: 'string', const: type })
+      expect(post.parameters.map((parameter) => parameter.name)).toEqual(['webhook-id', 'webhook-timestamp', 'webhook-signature', 'user-agent'])
+    }
+  })
+
+  it('gives every tag a description', () => {
+    for (const tag of doc.tags) expect(tag.description, tag.name).toBeTruthy()
   })
 })
 

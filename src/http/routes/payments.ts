@@ -1,6 +1,6 @@
 import { ApiError } from '../../errors.js'
 import { CURRENCIES } from '../../chain/networks.js'
-import { IdParams } from '../../schemas/common.js'
+import { PaymentIdParams } from '../../schemas/path-params.js'
 import { CreatePaymentSchema, ListPaymentsQuery, PaymentSchema } from '../../schemas/payment.js'
 import { presentPayment } from '../../ledger/present.js'
 import type { RequestContext } from '../context.js'
@@ -53,7 +53,7 @@ export const paymentRoutes = [
   }),
   defineRoute({
     method: 'get', path: '/v1/payments/{id}', operationId: 'getPayment', summary: 'Retrieve a payment', tag, scope: 'payments:read',
-    request: { params: IdParams },
+    request: { params: PaymentIdParams },
     status: 200, response: PaymentSchema, errors: ['resource_missing'],
     handler: ({ params }, ctx) => presentPayment(ctx.deps.services.payments.get(ctx.account, params.id)),
   }),

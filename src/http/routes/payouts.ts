@@ -1,5 +1,5 @@
 import { presentPayout } from '../../ledger/present.js'
-import { IdParams } from '../../schemas/common.js'
+import { PayoutIdParams } from '../../schemas/path-params.js'
 import { CreatePayoutSchema, ListPayoutsQuery, PayoutSchema } from '../../schemas/payout.js'
 import { defineRoute, presentPage } from '../route.js'
 
@@ -22,7 +22,7 @@ export const payoutRoutes = [
   }),
   defineRoute({
     method: 'get', path: '/v1/payouts/{id}', operationId: 'getPayout', summary: 'Retrieve a bulk payout', tag, scope: 'payments:read',
-    request: { params: IdParams },
+    request: { params: PayoutIdParams },
     status: 200, response: PayoutSchema, errors: ['resource_missing'],
     handler: ({ params }, ctx) => presentPayout(ctx.deps.services.payouts.get(ctx.account, params.id)),
   }),

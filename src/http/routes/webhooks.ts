@@ -1,4 +1,5 @@
-import { DeletedSchema, IdParams } from '../../schemas/common.js'
+import { DeletedSchema } from '../../schemas/common.js'
+import { WebhookEndpointIdParams } from '../../schemas/path-params.js'
 import {
   CreatedWebhookEndpointSchema,
   CreateWebhookEndpointSchema,
@@ -29,19 +30,19 @@ export const webhookRoutes = [
   }),
   defineRoute({
     method: 'get', path: '/v1/webhooks/{id}', operationId: 'getWebhookEndpoint', summary: 'Retrieve a webhook endpoint', tag, scope: 'webhooks:read',
-    request: { params: IdParams },
+    request: { params: WebhookEndpointIdParams },
     status: 200, response: WebhookEndpointSchema, errors: ['resource_missing'],
     handler: ({ params }, ctx) => presentWebhookEndpoint(ctx.deps.services.webhookEndpoints.get(ctx.account, params.id)),
   }),
   defineRoute({
     method: 'put', path: '/v1/webhooks/{id}', operationId: 'updateWebhookEndpoint', summary: 'Update a webhook endpoint’s url, events, description or status', tag, scope: 'webhooks:write',
-    request: { params: IdParams, body: UpdateWebhookEndpointSchema },
+    request: { params: WebhookEndpointIdParams, body: UpdateWebhookEndpointSchema },
     status: 200, response: WebhookEndpointSchema, errors: ['resource_missing'],
     handler: ({ params, body }, ctx) => presentWebhookEndpoint(ctx.deps.services.webhookEndpoints.update(ctx.account, params.id, body)),
   }),
   defineRoute({
     method: 'delete', path: '/v1/webhooks/{id}', operationId: 'deleteWebhookEndpoint', summary: 'Delete a webhook endpoint', tag, scope: 'webhooks:write',
-    request: { params: IdParams },
+    request: { params: WebhookEndpointIdParams },
     status: 200, response: DeletedSchema, errors: ['resource_missing'],
     handler: ({ params }, ctx) => {
       const endpoint = ctx.deps.services.webhookEndpoints.remove(ctx.account, params.id)

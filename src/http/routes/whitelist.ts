@@ -1,4 +1,5 @@
-import { DeletedSchema, IdParams } from '../../schemas/common.js'
+import { DeletedSchema } from '../../schemas/common.js'
+import { WhitelistedAddressIdParams } from '../../schemas/path-params.js'
 import { CreateWhitelistedAddressSchema, ListWhitelistQuery, WhitelistedAddressSchema } from '../../schemas/whitelist.js'
 import { presentWhitelisted } from '../../ledger/present.js'
 import { defineRoute, presentPage } from '../route.js'
@@ -20,7 +21,7 @@ export const whitelistRoutes = [
   }),
   defineRoute({
     method: 'delete', path: '/v1/whitelisted_addresses/{id}', operationId: 'deleteWhitelistedAddress', summary: 'Remove a whitelisted address', tag, scope: 'whitelist:write',
-    request: { params: IdParams },
+    request: { params: WhitelistedAddressIdParams },
     status: 200, response: DeletedSchema, errors: ['resource_missing'],
     handler: ({ params }, ctx) => {
       const entry = ctx.deps.services.whitelist.remove(ctx.account, params.id)

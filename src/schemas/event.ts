@@ -1,0 +1,40 @@
+import * as z from 'zod'
+import { EVENT_TYPES, type EventType } from '../events/bus.js'
+import { TimestampSchema } from './common.js'
+import { PaymentSchema } from './payment.js'
+import { PayoutSchema } from './payout.js'
+
+/**
+ * The events webhooks deliver (CONTRACT.md section 9), one schema per type, for the `webhooks`
+ * section of the OpenAPI document. `data.object` is the resource as it was at that moment.
+ */
+
+/** Per type, the resource `data.object` carries and when the event happens. Typed by EventType: a new type needs its entry. */
+const EVENTS: Record<EventType, { resource: z.ZodType; when: string }> = {
+  'payment.created': { resource: PaymentSchema, when: 'A payment was created (status `pending`).' },
+  'payment.processing': { resource: PaymentSchema, when: 'A payment passed screening and went to the network (status `processing`).' },
+  'payment.succeeded': { resource: PaymentSchema, when: 'A payment completed (status `completed`, with its `tx_hash`).' },
+  'payment.failed': { resource: PaymentSchema, when: 'A payment failed (status `failed`, with `failure_code` and `failure_message`).' },
+  'payout.created': { resource: PayoutSchema, when: 'A bulk payout was created, with one payment per item (status `pending`).' },
+  'payout.completed': { resource: PayoutSchema, when: 'Every item of a bulk payout completed.' },
+  'payout.failed': { resource: PayoutSchema, when: 'Every item of a bulk payout failed.' },
+  'payout.partially_failed': { resource: PayoutSchema, when: 'A bulk payout ended with some items completed and some failed.' },
+}
+
+/** `payment.succeeded` → `PaymentSucceededEvent`. */
+const schemaName = (type: string) => `${type.split(/[._]/).map((word) => word[0]!.toUpperCase() + word.slice(1)).join('')}Event`
+
+const eventSchema = (type: EventType) =>
+  z
+    .object({
+      id: z.string().meta({ description: 'The event id; also the `webhook-id` header of every delivery attempt.', example: 'evt_3kTq9vXbN2mR8sLp4YhW6cJd' }),
+      object: z.literal('event'),
+      type: z.literal(type),
+      created_at: TimestampSchema,
+      api_version: z.literal('v1'),
+      account_id: z.string().meta({ example: 'acct_sandboxDefaultAccount000' }),
+      data: z.object({ object: EVENTS[type].resource }),
+    })
+    .meta({ id: schemaName(type), description: EVENTS[type].when })
+
+export const EVENT_SCHEMAS = Object.fromEntries(EVENT_TYPES.map((type) => [type, eventSchema(type)])) as Record<EventType, ReturnType<typeof eventSchema>>

@@ -1,0 +1,79 @@
+import { afterEach, describe, expect, it } from 'vitest'
+import { loadConfig } from '../../src/config.js'
+import type { OpenApiDocument } from '../../src/openapi.js'
+import { EXAMPLE_IDS } from '../../src/schemas/path-params.js'
+import { DEFAULT_KEY, startTestSandbox, type TestSandbox } from '../helpers/start-test-sandbox.js'
+
+/**
+ * The path ids the document gives as examples work against a fresh `npx wallet-sandbox` (default
+ * seed, default key): seeded ones exist from the start, the others are the ids the first resource
+ * of their kind gets (src/schemas/path-params.ts). A change to seeding or to id generation fails here.
+ */
+
+const DEFAULT_SEED = loadConfig({}).seed
+const EVM = '0x52908400098527886E0F7030069857D2E4169EE7'
+const TREASURY_USDC_POLYGON = EXAMPLE_IDS.wallet
+
+let sandboxes: TestSandbox[] = []
+const fresh = async () => {
+  const sb = await startTestSandbox({ seed: DEFAULT_SEED })
+  sandboxes.push(sb)
+  return sb
+}
+afterEach(async () => {
+  await Promise.all(sandboxes.map((sb) => sb.close()))
+  sandboxes = []
+})
+
+describe('path parameter examples', () => {
+  it('exist for every path parameter of the document', async () => {
+    const sb = await fresh()
+    const doc = (await sb.api.get('/v1/openapi.json').expect(200)).body as OpenApiDocument
+    for (const [path, operations] of Object.entries(doc.paths)) {
+      for (const [method, operation] of Object.entries(operations)) {
+        for (const parameter of (operation.parameters ?? []) as Array<{ in?: string; name: string; example?: unknown }>) {
+          if (parameter.in === 'path') expect(parameter.example, `${method} ${path} {${parameter.name}}`).toMatch(/^[a-z]+_\w{24,}$/)
+        }
+      }
+    }
+  })
+
+  it('name the seeded default account and its funded treasury wallet', async () => {
+    const sb = await fresh()
+    const wallet = await sb.api.get(`/v1/wallets/${EXAMPLE_IDS.wallet}`).set(sb.auth()).expect(200)
+    expect(wallet.body.data).toMatchObject({ type: 'institutional', network: 'polygon', currency: 'USDC', name: 'Treasury USDC on Polygon' })
+    const accounts = await sb.api.get(`/_sandbox/accounts?api_key=${DEFAULT_KEY}`).expect(200)
+    expect(accounts.body.data[0].id).toBe(EXAMPLE_IDS.account)
+  })
+
+  it('are the ids of the first payment and the first fault rule of a fresh sandbox', async () => {
+    const sb = await fresh()
+    const payment = await sb.api.post('/v1/payments').set(sb.auth()).send({ source_wallet: TREASURY_USDC_POLYGON, recipient: EVM, amount: '1.00', currency: 'USDC' }).expect(201)
+    expect(payment.body.data.id).toBe(EXAMPLE_IDS.payment)
+    const fault = await sb.api.post('/_sandbox/faults').send({ fault: 'latency', latency_ms: 1, match: { path: '/v1/nothing' } }).expect(201)
+    expect(fault.body.data.id).toBe(EXAMPLE_IDS.fault)
+  })
+
+  it('are the ids of the first payout and the first outcome rule of a fresh sandbox', async () => {
+    const sb = await fresh()
+    const payout = await sb.api.post('/v1/payouts').set(sb.auth()).send({ source_wallet: TREASURY_USDC_POLYGON, currency: 'USDC', items: [{ amount: '1.00', recipient: EVM }] }).expect(201)
+    expect(payout.body.data.id).toBe(EXAMPLE_IDS.payout)
+    const rule = await sb.api.post('/_sandbox/outcomes').send({ match: { recipient: EVM }, outcome: 'failed' }).expect(201)
+    expect(rule.body.data.id).toBe(EXAMPLE_IDS.outcomeRule)
+  })
+
+  it('are the ids of the first whitelisted address of a fresh sandbox', async () => {
+    const sb = await fresh()
+    const entry = await sb.api.post('/v1/whitelisted_addresses').set(sb.auth()).send({ address: EVM, network: 'polygon' }).expect(201)
+    expect(entry.body.data.id).toBe(EXAMPLE_IDS.whitelistedAddress)
+  })
+
+  it('are the ids of the first webhook endpoint and its first delivery of a fresh sandbox', async () => {
+    const sb = await fresh()
+    const endpoint = await sb.api.post('/v1/webhooks').set(sb.auth()).send({ url: 'http://127.0.0.1:9/hooks' }).expect(201)
+    expect(endpoint.body.data.id).toBe(EXAMPLE_IDS.webhookEndpoint)
+    await sb.api.post('/v1/payments').set(sb.auth()).send({ source_wallet: TREASURY_USDC_POLYGON, recipient: EVM, amount: '1.00', currency: 'USDC' }).expect(201)
+    const deliveries = await sb.api.get('/_sandbox/webhooks/deliveries').expect(200)
+    expect(deliveries.body.data.map((delivery: { id: string }) => delivery.id)).toEqual([EXAMPLE_IDS.delivery])
+  })
+})
