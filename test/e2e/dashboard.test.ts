@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { cellText, row, useDashboardBrowser, WAIT } from '../helpers/dashboard-browser.js'
+import { cellText, launchChromium, row, useDashboardBrowser, WAIT } from '../helpers/dashboard-browser.js'
 import { institutionalWallet, startTestSandbox, type TestSandbox } from '../helpers/start-test-sandbox.js'
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js'
 
@@ -213,5 +213,11 @@ describe('the dashboard in Chromium', () => {
     await expect.poll(() => page.getByRole('button', { name: 'Reset everything' }).isDisabled(), WAIT).toBe(false)
     expect(await page.getByRole('button', { name: 'Advance', exact: true }).isDisabled()).toBe(false)
     expect(await page.locator('#token-form').isHidden()).toBe(true)
+  })
+
+  it('fails, never skips, without Chromium, and says how to install it', async () => {
+    await expect(launchChromium('/nonexistent/chromium')).rejects.toThrow(
+      "The dashboard's browser tests drive Chromium at /nonexistent/chromium, which is missing. Install it (Debian or Ubuntu: `sudo apt-get install chromium`) and run the tests again; .ci/run installs it by itself.",
+    )
   })
 })

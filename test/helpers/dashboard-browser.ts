@@ -10,13 +10,13 @@ import { afterAll, beforeAll, expect } from 'vitest'
 export const CHROMIUM = '/usr/bin/chromium'
 export const WAIT = { timeout: 5000, interval: 50 }
 
-export const MISSING_CHROMIUM =
-  `The dashboard's browser tests drive Chromium at ${CHROMIUM}, which is missing. ` +
+export const missingChromium = (path: string) =>
+  `The dashboard's browser tests drive Chromium at ${path}, which is missing. ` +
   'Install it (Debian or Ubuntu: `sudo apt-get install chromium`) and run the tests again; .ci/run installs it by itself.'
 
-async function launchChromium(): Promise<Browser> {
-  if (!existsSync(CHROMIUM)) throw new Error(MISSING_CHROMIUM)
-  return chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] })
+export async function launchChromium(executablePath = CHROMIUM): Promise<Browser> {
+  if (!existsSync(executablePath)) throw new Error(missingChromium(executablePath))
+  return chromium.launch({ executablePath, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] })
 }
 
 export interface OpenOptions {
