@@ -97,17 +97,17 @@ async function refresh() {
   }
 }
 
-/** How each list draws one page; the list names are those of READS (reads.js). */
+/** How each list draws one page: `(page, account)`; the list names are those of READS (reads.js). */
 const LISTS = {
-  wallets: (page) => renderWallets(page),
+  wallets: renderWallets,
   payments: (page) => renderPayments(page, paymentActions),
-  payouts: (page) => renderPayouts(page),
-  endpoints: (page) => renderEndpoints(page),
+  payouts: renderPayouts,
+  endpoints: renderEndpoints,
   deliveries: (page) => renderDeliveries(page, deliveryActions),
-  whitelist: (page, account) => renderWhitelist({ page, enforced: account.whitelist_enforced }),
-  outcomes: (page) => renderOutcomes(page),
-  faults: (page) => renderFaults(page),
-  requests: (page) => renderRequests(page),
+  whitelist: renderWhitelist,
+  outcomes: renderOutcomes,
+  faults: renderFaults,
+  requests: renderRequests,
 }
 const pagers = Object.fromEntries(Object.keys(LISTS).map((name) => [name, createPager(name, () => void refresh())]))
 

@@ -34,9 +34,9 @@ export function renderDeliveries(page, actions) {
   fillTable(byId('deliveries'), rows, 'No webhook deliveries for this account.')
 }
 
-/** `enforced`: the account's `whitelist_enforced`. */
-export function renderWhitelist({ page, enforced }) {
-  byId('whitelist-enforced').textContent = enforced
+/** `account`: the selected account, whose `whitelist_enforced` says whether the list is enforced. */
+export function renderWhitelist(page, account) {
+  byId('whitelist-enforced').textContent = account.whitelist_enforced
     ? 'Enforced: payments to external addresses not listed here fail with recipient_not_whitelisted.'
     : 'Not enforced for this account (PATCH /_sandbox/accounts/{id} {"whitelist_enforced": true} turns it on).'
   const rows = page.items.map((entry) =>
