@@ -52,11 +52,11 @@ async function request(path, { method = 'GET', body, bearer } = {}) {
   return json
 }
 
-/** A control call; answers the `data` of the envelope. */
-export async function control(path, options = {}) {
+/** A control call; answers the whole envelope (`data`, and `pagination` for a list). */
+async function controlEnvelope(path, options = {}) {
   const token = controlToken.get()
   try {
-    return (await request(`/_sandbox${path}`, { ...options, bearer: token ?? undefined })).data
+    return await request(`/_sandbox${path}`, { ...options, bearer: token ?? undefined })
   } catch (error) {
     if (error instanceof RequestError && error.code === 'control_token_invalid') {
       controlToken.clear()
@@ -64,4 +64,19 @@ export async function control(path, options = {}) {
     }
     throw error
   }
+}
+
+/** A control call; answers the `data` of the envelope. */
+export const control = async (path, options = {}) => (await controlEnvelope(path, options)).data
+
+/** One page of a paginated control list: `{ items, total }`. */
+export async function controlPage(path, { limit, offset }) {
+  const { data, pagination } = await controlEnvelope(`${path}${path.includes('?') ? '&' : '?'}limit=${limit}&offset=${offset}`)
+  return { items: data, total: pagination.total }
+}
+
+/** One page of a control list that answers every entry at once (outcome rules, faults): sliced here. */
+export async function controlSlice(path, { limit, offset }) {
+  const all = await control(path)
+  return { items: all.slice(offset, offset + limit), total: all.length }
 }

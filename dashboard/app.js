@@ -3,7 +3,12 @@
 
 import { control, controlToken, TokenRequired } from './api.js'
 import { byId } from './dom.js'
+import { createPager } from './pager.js'
+import { READS } from './reads.js'
 import * as views from './views.js'
+import { renderPayments, renderPayouts, renderWallets } from './views-money.js'
+import { renderFaults, renderOutcomes, renderRequests } from './views-sandbox.js'
+import { renderDeliveries, renderEndpoints, renderWhitelist } from './views-setup.js'
 
 const REFRESH_MS = 2000
 const ACCOUNT_KEY = 'wallet-sandbox.account'
@@ -39,8 +44,14 @@ function handle(error) {
   else say(describeError(error), 'error')
 }
 
+/** The header's controls that change the sandbox work only once a control read went through. */
+function enableControls(enabled) {
+  for (const fieldset of document.querySelectorAll('[data-needs-control]')) fieldset.disabled = !enabled
+}
+
 function askForToken(error) {
   state.needsToken = true
+  enableControls(false)
   state.shown.clear()
   byId('content').hidden = true
   byId('token-form').hidden = false
@@ -70,6 +81,7 @@ async function refresh() {
     show('accounts', { accounts, id: account?.id }, (data) => views.renderAccounts(data.accounts, data.id))
     show('keys', account, views.renderKeys)
     byId('content').hidden = false
+    enableControls(true)
     if (account) await refreshAccount(account)
   } catch (error) {
     if (error instanceof TokenRequired) askForToken(error)
@@ -85,17 +97,42 @@ async function refresh() {
   }
 }
 
-/** Reads the account's wallets, payments and deliveries. */
+/** How each list draws one page: `(page, account)`; the list names are those of READS (reads.js). */
+const LISTS = {
+  wallets: renderWallets,
+  payments: (page) => renderPayments(page, paymentActions),
+  payouts: renderPayouts,
+  endpoints: renderEndpoints,
+  deliveries: (page) => renderDeliveries(page, deliveryActions),
+  whitelist: renderWhitelist,
+  outcomes: renderOutcomes,
+  faults: renderFaults,
+  requests: renderRequests,
+}
+const pagers = Object.fromEntries(Object.keys(LISTS).map((name) => [name, createPager(name, () => void refresh())]))
+
+/** One page of a list; read again at the last page when the one shown has gone (fewer rows now). */
+async function readList(name, accountId) {
+  const pager = pagers[name]
+  const page = await READS[name](accountId, pager.page)
+  if (!pager.settle(page.total)) return page
+  const last = await READS[name](accountId, pager.page)
+  pager.settle(last.total)
+  return last
+}
+
+/** Reads the page shown of every list of the account, then redraws the lists whose rows changed. */
 async function refreshAccount(account) {
   const id = encodeURIComponent(account.id)
-  const [wallets, payments, deliveries] = await Promise.all([
-    control(`/accounts/${id}/wallets?limit=100`),
-    control(`/accounts/${id}/payments?limit=20`),
-    control(`/webhooks/deliveries?account_id=${id}&limit=20`),
-  ])
-  show('wallets', wallets, views.renderWallets)
-  show('payments', payments, (data) => views.renderPayments(data, paymentActions))
-  show('deliveries', deliveries, (data) => views.renderDeliveries(data, deliveryActions))
+  const names = Object.keys(LISTS)
+  const pages = await Promise.all(names.map((name) => readList(name, id)))
+  names.forEach((name, index) => {
+    const data = { page: pages[index], offset: pagers[name].page.offset, account }
+    show(name, data, () => {
+      LISTS[name](data.page, account)
+      pagers[name].render(data.page.items.length)
+    })
+  })
 }
 
 /** Runs one click's control call, says how it went, then reads everything again. */
@@ -119,8 +156,8 @@ const paymentActions = {
   fail: (id, button) => act(button, () => post(paymentPath(id, 'fail')), (p) => `Payment ${p.id} is now ${p.status} (${p.failure_code}).`),
 }
 const deliveryActions = {
-  retry: (id, button) =>
-    act(button, () => post(`/webhooks/deliveries/${encodeURIComponent(id)}/retry`), (d) => `Delivery ${d.id} retried: ${d.attempts.length} attempt(s), ${d.status}.`),
+  redeliver: (id, button) =>
+    act(button, () => post(`/webhooks/deliveries/${encodeURIComponent(id)}/retry`), (d) => `Delivery ${d.id} sent again: ${d.attempts.length} attempt(s), ${d.status}.`),
 }
 
 function advance(ms, button) {
@@ -147,6 +184,7 @@ function wire() {
   byId('account-select').addEventListener('change', (event) => {
     state.accountId = event.target.value
     sessionStorage.setItem(ACCOUNT_KEY, state.accountId)
+    for (const pager of Object.values(pagers)) pager.rewind()
     say('')
     void refresh()
   })

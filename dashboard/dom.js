@@ -22,11 +22,15 @@ export function el(tag, props = {}, ...children) {
 
 export const byId = (id) => document.getElementById(id)
 
-/** Replaces a table's rows, or shows one row saying why it is empty. */
+/**
+ * Replaces a table's rows, or shows one row saying why it is empty. Each cell gets its column's
+ * heading as `data-label`: on a narrow screen the stylesheet shows a row as a labelled block.
+ */
 export function fillTable(table, rows, emptyText) {
   const body = table.tBodies[0]
-  const columns = table.tHead.rows[0].cells.length
-  body.replaceChildren(...(rows.length > 0 ? rows : [el('tr', { class: 'empty' }, el('td', { colspan: columns }, emptyText))]))
+  const headings = [...table.tHead.rows[0].cells].map((cell) => cell.textContent)
+  for (const row of rows) [...row.cells].forEach((cell, index) => (cell.dataset.label = headings[index] ?? ''))
+  body.replaceChildren(...(rows.length > 0 ? rows : [el('tr', { class: 'empty' }, el('td', { colspan: headings.length }, emptyText))]))
 }
 
 /** Replaces a select's options and keeps the chosen value when it is still offered. */
@@ -36,7 +40,7 @@ export function fillSelect(select, options, preferred = select.value) {
 }
 
 /** A status as a coloured badge; the class is chosen from a fixed list, never taken from data. */
-const BADGES = new Set(['pending', 'processing', 'completed', 'failed', 'succeeded', 'active', 'frozen', 'closed'])
+const BADGES = new Set(['pending', 'processing', 'completed', 'failed', 'partially_failed', 'succeeded', 'active', 'enabled', 'frozen', 'disabled', 'closed'])
 export const badge = (status) => el('span', { class: `badge ${BADGES.has(status) ? status : ''}`, dataset: { field: 'status' } }, status)
 
 export const mono = (text, props = {}) => el('td', { class: 'mono', title: text, ...props }, text ?? '—')

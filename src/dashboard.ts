@@ -5,7 +5,7 @@ import { ApiError } from './errors.js'
 /**
  * The dashboard at /_sandbox/ui (CONTRACT.md section 10): static files that hold no data, so they are
  * served without the control token; the page reads everything through the token-protected control
- * API and through /v1 with the account's key.
+ * API, never through /v1 (so it uses no key's rate limit and meets no injected fault).
  *
  * The files ship in `dashboard/` at the package root. This module sits directly in src/ so that
  * `../dashboard/` finds them from src/ (tests), dist/ (the library) and dist/cli.bundle.cjs (the CLI
@@ -17,13 +17,11 @@ const DASHBOARD_PATH = '/_sandbox/ui'
 /** The only files served: a fixed list, so no request path ever reaches the file system. */
 const HTML = 'text/html; charset=utf-8'
 const JS = 'text/javascript; charset=utf-8'
+const SCRIPTS = ['app.js', 'api.js', 'dom.js', 'format.js', 'pager.js', 'reads.js', 'views.js', 'views-money.js', 'views-sandbox.js', 'views-setup.js']
 const ASSETS = new Map<string, { file: string; type: string }>([
   ['', { file: 'index.html', type: HTML }],
   ['index.html', { file: 'index.html', type: HTML }],
-  ['app.js', { file: 'app.js', type: JS }],
-  ['api.js', { file: 'api.js', type: JS }],
-  ['dom.js', { file: 'dom.js', type: JS }],
-  ['views.js', { file: 'views.js', type: JS }],
+  ...SCRIPTS.map((file): [string, { file: string; type: string }] => [file, { file, type: JS }]),
   ['style.css', { file: 'style.css', type: 'text/css; charset=utf-8' }],
   ['favicon.svg', { file: 'favicon.svg', type: 'image/svg+xml' }],
 ])

@@ -1,10 +1,14 @@
+import type * as z from 'zod'
 import { notFound } from '../errors.js'
 import type { RequestContext } from '../http/context.js'
-import { defineRoute, presentPage } from '../http/route.js'
-import { presentPayment, presentWallet } from '../ledger/present.js'
+import { defineRoute, presentPage, type ListResult } from '../http/route.js'
+import { presentBalance, presentPayment, presentPayout, presentWallet, presentWebhookEndpoint, presentWhitelisted } from '../ledger/present.js'
 import { AccountIdParams } from '../schemas/path-params.js'
 import { ListPaymentsQuery, PaymentSchema } from '../schemas/payment.js'
-import { ListWalletsQuery, WalletSchema } from '../schemas/wallet.js'
+import { ListPayoutsQuery, PayoutSchema } from '../schemas/payout.js'
+import { BalanceSchema, ListWalletsQuery, WalletSchema } from '../schemas/wallet.js'
+import { ListWebhookEndpointsQuery, WebhookEndpointSchema } from '../schemas/webhook.js'
+import { ListWhitelistQuery, WhitelistedAddressSchema } from '../schemas/whitelist.js'
 import type { AccountState } from '../store/records.js'
 
 const tag = 'Sandbox control'
@@ -16,22 +20,59 @@ function accountOf(ctx: RequestContext, id: string): AccountState {
   return account
 }
 
+/** One list of an account: its path, the query and item schemas of its /v1 twin, and how to read a page. */
+function accountList<Q extends z.ZodType<{ limit: number; offset: number }>>(list: {
+  name: string
+  operationId: string
+  summary: string
+  query: Q
+  response: z.ZodType
+  read: (ctx: RequestContext, account: AccountState, query: z.output<Q>) => ListResult<unknown>
+}) {
+  return defineRoute({
+    method: 'get', path: `/_sandbox/accounts/{id}/${list.name}`, operationId: list.operationId, summary: list.summary, tag, auth,
+    request: { params: AccountIdParams, query: list.query },
+    status: 200, response: list.response, list: true, errors: ['resource_missing'],
+    handler: ({ params, query }, ctx) => list.read(ctx, accountOf(ctx, params.id), query),
+  })
+}
+
 /**
- * An account's wallets and payments read through the control API, with the same filters, order and
- * objects as the `/v1` lists. The dashboard reads with these: unlike `/v1`, they take no API key, so
- * they never count toward a key's rate limit nor meet `--latency` / `--error-rate` (CONTRACT.md section 7).
+ * An account's records read through the control API, with the same filters, order and objects as the
+ * `/v1` lists. The dashboard reads with these: unlike `/v1`, they take no API key, so they never count
+ * toward a key's rate limit nor meet `--latency` / `--error-rate` (CONTRACT.md section 7).
  */
 export const accountControlRoutes = [
-  defineRoute({
-    method: 'get', path: '/_sandbox/accounts/{id}/wallets', operationId: 'sandboxListAccountWallets', summary: 'An account’s wallets, newest first, as GET /v1/wallets answers them', tag, auth,
-    request: { params: AccountIdParams, query: ListWalletsQuery },
-    status: 200, response: WalletSchema, list: true, errors: ['resource_missing'],
-    handler: ({ params, query: { limit, offset, ...filter } }, ctx) => presentPage(ctx.deps.services.wallets.list(accountOf(ctx, params.id), filter, offset, limit), presentWallet),
+  accountList({
+    name: 'wallets', operationId: 'sandboxListAccountWallets', summary: 'An account’s wallets, newest first, as GET /v1/wallets answers them',
+    query: ListWalletsQuery, response: WalletSchema,
+    read: (ctx, account, { limit, offset, ...filter }) => presentPage(ctx.deps.services.wallets.list(account, filter, offset, limit), presentWallet),
   }),
-  defineRoute({
-    method: 'get', path: '/_sandbox/accounts/{id}/payments', operationId: 'sandboxListAccountPayments', summary: 'An account’s payments, newest first, as GET /v1/payments answers them', tag, auth,
-    request: { params: AccountIdParams, query: ListPaymentsQuery },
-    status: 200, response: PaymentSchema, list: true, errors: ['resource_missing'],
-    handler: ({ params, query: { limit, offset, ...filter } }, ctx) => presentPage(ctx.deps.services.payments.list(accountOf(ctx, params.id), filter, offset, limit), presentPayment),
+  // One balance per wallet, in the order (and with the filters and pages) of the wallets list: the
+  // available and locked parts of many wallets in one read, where /v1 needs one request per wallet.
+  accountList({
+    name: 'balances', operationId: 'sandboxListAccountBalances', summary: 'The balance (available, locked, total) of each of an account’s wallets, in the order of its wallets list',
+    query: ListWalletsQuery, response: BalanceSchema,
+    read: (ctx, account, { limit, offset, ...filter }) => presentPage(ctx.deps.services.wallets.list(account, filter, offset, limit), presentBalance),
+  }),
+  accountList({
+    name: 'payments', operationId: 'sandboxListAccountPayments', summary: 'An account’s payments, newest first, as GET /v1/payments answers them',
+    query: ListPaymentsQuery, response: PaymentSchema,
+    read: (ctx, account, { limit, offset, ...filter }) => presentPage(ctx.deps.services.payments.list(account, filter, offset, limit), presentPayment),
+  }),
+  accountList({
+    name: 'payouts', operationId: 'sandboxListAccountPayouts', summary: 'An account’s bulk payouts, newest first, as GET /v1/payouts answers them',
+    query: ListPayoutsQuery, response: PayoutSchema,
+    read: (ctx, account, { limit, offset }) => presentPage(ctx.deps.services.payouts.list(account, offset, limit), presentPayout),
+  }),
+  accountList({
+    name: 'webhooks', operationId: 'sandboxListAccountWebhookEndpoints', summary: 'An account’s webhook endpoints, newest first, as GET /v1/webhooks answers them (no secrets)',
+    query: ListWebhookEndpointsQuery, response: WebhookEndpointSchema,
+    read: (ctx, account, { limit, offset }) => presentPage(ctx.deps.services.webhookEndpoints.list(account, offset, limit), presentWebhookEndpoint),
+  }),
+  accountList({
+    name: 'whitelisted_addresses', operationId: 'sandboxListAccountWhitelistedAddresses', summary: 'An account’s whitelisted addresses, newest first, as GET /v1/whitelisted_addresses answers them',
+    query: ListWhitelistQuery, response: WhitelistedAddressSchema,
+    read: (ctx, account, { limit, offset, ...filter }) => presentPage(ctx.deps.services.whitelist.list(account, filter, offset, limit), presentWhitelisted),
   }),
 ]

@@ -4,8 +4,10 @@ import type { CreateFaultSchema, FaultSchema } from './fault-rules.js'
 import type { CreateOutcomeRuleSchema, OutcomeRuleSchema } from '../lifecycle/outcome-rules.js'
 import type { ClockSchema, CreatedKeySchema, CreateKeySchema, MagicAddressSchema, RequestJournalEntrySchema, ResetResultSchema, RestoreResultSchema, SnapshotSchema } from '../schemas/control.js'
 import type { PaymentSchema } from '../schemas/payment.js'
-import type { DeliverySchema } from '../schemas/webhook.js'
-import type { WalletSchema } from '../schemas/wallet.js'
+import type { PayoutSchema } from '../schemas/payout.js'
+import type { DeliverySchema, WebhookEndpointSchema } from '../schemas/webhook.js'
+import type { BalanceSchema, WalletSchema } from '../schemas/wallet.js'
+import type { WhitelistedAddressSchema } from '../schemas/whitelist.js'
 
 /**
  * A small typed client of the control API (`/_sandbox`, CONTRACT.md sections 10 and 13), for test
@@ -17,6 +19,10 @@ import type { WalletSchema } from '../schemas/wallet.js'
 export type SandboxClock = z.output<typeof ClockSchema>
 export type SandboxPayment = z.output<typeof PaymentSchema>
 export type SandboxWallet = z.output<typeof WalletSchema>
+export type SandboxBalance = z.output<typeof BalanceSchema>
+export type SandboxPayout = z.output<typeof PayoutSchema>
+export type SandboxWebhookEndpoint = z.output<typeof WebhookEndpointSchema>
+export type SandboxWhitelistedAddress = z.output<typeof WhitelistedAddressSchema>
 export type SandboxResetResult = z.output<typeof ResetResultSchema>
 export type SandboxOutcomeRule = z.output<typeof OutcomeRuleSchema>
 export type SandboxOutcomeRuleInput = z.input<typeof CreateOutcomeRuleSchema>
@@ -48,6 +54,7 @@ export interface PageOptions {
 export interface DeliveryFilter extends PageOptions {
   event_id?: string
   endpoint_id?: string
+  account_id?: string
   status?: SandboxDelivery['status']
 }
 
@@ -61,6 +68,10 @@ export interface RequestFilter extends PageOptions {
 
 export interface AccountPaymentFilter extends PageOptions {
   status?: SandboxPayment['status']
+}
+
+export interface AccountWhitelistFilter extends PageOptions {
+  network?: SandboxWhitelistedAddress['network']
 }
 
 export interface FailPaymentInput {
@@ -114,6 +125,14 @@ export interface ControlClient {
   wallets(accountId: string, page?: PageOptions): Promise<SandboxWallet[]>
   /** An account's payments, newest first, as `/v1` answers them; read without a key, so no rate limit or injected fault. */
   payments(accountId: string, filter?: AccountPaymentFilter): Promise<SandboxPayment[]>
+  /** Available, locked and total balance of an account's wallets, in the order and pages of `wallets()`. */
+  balances(accountId: string, page?: PageOptions): Promise<SandboxBalance[]>
+  /** An account's bulk payouts, newest first, as `/v1/payouts` answers them. */
+  payouts(accountId: string, page?: PageOptions): Promise<SandboxPayout[]>
+  /** An account's webhook endpoints, newest first, as `/v1/webhooks` answers them (no secrets). */
+  webhookEndpoints(accountId: string, page?: PageOptions): Promise<SandboxWebhookEndpoint[]>
+  /** An account's whitelisted addresses, newest first, as `/v1/whitelisted_addresses` answers them. */
+  whitelistedAddresses(accountId: string, filter?: AccountWhitelistFilter): Promise<SandboxWhitelistedAddress[]>
   deliveries(filter?: DeliveryFilter): Promise<SandboxDelivery[]>
   retryDelivery(deliveryId: string): Promise<SandboxDelivery>
   addOutcome(rule: SandboxOutcomeRuleInput): Promise<SandboxOutcomeRule>
@@ -177,6 +196,10 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     restore: (snapshot) => request('POST', '/restore', snapshot),
     wallets: (accountId, page = {}) => request('GET', `/accounts/${id(accountId)}/wallets${query(page)}`),
     payments: (accountId, filter = {}) => request('GET', `/accounts/${id(accountId)}/payments${query(filter)}`),
+    balances: (accountId, page = {}) => request('GET', `/accounts/${id(accountId)}/balances${query(page)}`),
+    payouts: (accountId, page = {}) => request('GET', `/accounts/${id(accountId)}/payouts${query(page)}`),
+    webhookEndpoints: (accountId, page = {}) => request('GET', `/accounts/${id(accountId)}/webhooks${query(page)}`),
+    whitelistedAddresses: (accountId, filter = {}) => request('GET', `/accounts/${id(accountId)}/whitelisted_addresses${query(filter)}`),
     deliveries: (filter = {}) => request('GET', `/webhooks/deliveries${query(filter)}`),
     retryDelivery: (deliveryId) => request('POST', `/webhooks/deliveries/${id(deliveryId)}/retry`),
     addOutcome: (rule) => request('POST', '/outcomes', rule),

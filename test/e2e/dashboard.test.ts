@@ -1,59 +1,25 @@
-import { existsSync } from 'node:fs'
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core'
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterEach, describe, expect, it } from 'vitest'
+import { cellText, launchChromium, row, useDashboardBrowser, WAIT } from '../helpers/dashboard-browser.js'
 import { institutionalWallet, startTestSandbox, type TestSandbox } from '../helpers/start-test-sandbox.js'
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js'
 
-/**
- * The dashboard in a real browser: Debian's Chromium driven by playwright-core. Without
- * /usr/bin/chromium (`apt-get install chromium`) the file is skipped locally; CI installs it
- * (.ci/run), and there a missing browser fails instead.
- */
+/** The dashboard's clicks and its control token, in Chromium (the lists: dashboard-views.test.ts). */
 
-const CHROMIUM = '/usr/bin/chromium'
-const HAS_CHROMIUM = existsSync(CHROMIUM)
-const RUN = HAS_CHROMIUM || process.env.CI !== undefined
 const EVM = '0x52908400098527886E0F7030069857D2E4169EE7'
-const WAIT = { timeout: 5000, interval: 50 }
 
-if (!RUN) it.skip(`the dashboard in a browser: skipped, ${CHROMIUM} is missing (apt-get install chromium)`, () => {})
-
-describe.runIf(RUN)('the dashboard in Chromium', () => {
-  let browser: Browser
+describe('the dashboard in Chromium', () => {
+  const browser = useDashboardBrowser()
   let sb: TestSandbox | undefined
-  let context: BrowserContext | undefined
   let receiver: WebhookReceiver | undefined
-  let pageErrors: string[]
-
-  beforeAll(async () => {
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking'] })
-  }, 30_000)
-  afterAll(() => browser?.close())
 
   afterEach(async () => {
-    await context?.close()
+    await browser.finish()
     await receiver?.close()
     await sb?.close()
-    context = receiver = sb = undefined
-    // Script errors and content-security-policy violations fail the test that caused them.
-    expect(pageErrors).toEqual([])
+    receiver = sb = undefined
   })
 
-  /** A fresh browser session (its own sessionStorage) on the dashboard. */
-  async function open(): Promise<Page> {
-    pageErrors = []
-    context ??= await browser.newContext()
-    const page = await context.newPage()
-    page.on('pageerror', (error) => pageErrors.push(error.message))
-    page.on('console', (message) => {
-      if (/Content.Security.Policy|Uncaught/i.test(message.text())) pageErrors.push(message.text())
-    })
-    await page.goto(`${sb!.url}/_sandbox/ui`)
-    return page
-  }
-
-  const row = (page: Page, table: string, id: string) => page.locator(`#${table} tr[data-id="${id}"]`)
-  const cellText = (page: Page, table: string, id: string, field: string) => row(page, table, id).locator(`[data-field="${field}"]`).textContent({ timeout: 5000 })
+  const open = () => browser.open(sb!.url)
 
   async function createPayment(metadata: Record<string, string> = {}) {
     const source = await institutionalWallet(sb!, 'polygon', 'USDC')
@@ -62,13 +28,10 @@ describe.runIf(RUN)('the dashboard in Chromium', () => {
   }
   const paymentStatus = async (id: string) => (await sb!.api.get(`/v1/payments/${id}`).set(sb!.auth()).expect(200)).body.data.status
 
-  it("shows the clock and the default account's wallets with their balances", async () => {
+  it("shows the clock, the account's keys and the first page of its wallets", async () => {
     sb = await startTestSandbox()
     const page = await open()
-    const { body } = await sb.api.get('/v1/wallets?limit=100').set(sb.auth()).expect(200)
-    const wallets = body.data as Array<{ id: string; balance: string; currency: string }>
-    await expect.poll(() => page.locator('#wallets tbody tr[data-id]').count(), WAIT).toBe(wallets.length)
-    expect(await cellText(page, 'wallets', wallets[0]!.id, 'balance')).toBe(`${wallets[0]!.balance} ${wallets[0]!.currency}`)
+    await expect.poll(() => page.locator('#wallets tbody tr[data-id]').count(), WAIT).toBe(10)
     expect(await page.locator('#clock-mode').textContent()).toBe('manual')
     expect(await page.locator('#clock-now').textContent()).toBe('2026-01-01T00:00:00.000Z')
     expect(await page.locator('#keys').textContent()).toContain('sk_test_sandbox_default_key')
@@ -100,38 +63,33 @@ describe.runIf(RUN)('the dashboard in Chromium', () => {
     expect(await paymentStatus(payment.id)).toBe('failed')
 
     const wallet = await institutionalWallet(sb, 'solana', 'SOL')
+    expect(wallet.balance).toBe('5000.00')
     await page.locator('#deposit-wallet').selectOption(wallet.id)
     await page.locator('#deposit-amount').fill('2.5')
     await page.getByRole('button', { name: 'Deposit' }).click()
-    const expected = (BigInt(wallet.balance.replace('.', '')) + 250n).toString()
-    const balance = `${expected.slice(0, -2)}.${expected.slice(-2)}`
-    await expect.poll(() => cellText(page, 'wallets', wallet.id, 'balance'), WAIT).toBe(`${balance} SOL`)
-    expect((await sb.api.get(`/v1/wallets/${wallet.id}`).set(sb.auth()).expect(200)).body.data.balance).toBe(balance)
+    await expect.poll(() => cellText(page, 'wallets', wallet.id, 'total'), WAIT).toBe('5,002.50')
+    expect(await cellText(page, 'wallets', wallet.id, 'available')).toBe('5,002.50')
+    expect((await sb.api.get(`/v1/wallets/${wallet.id}`).set(sb.auth()).expect(200)).body.data.balance).toBe('5002.50')
 
     // A refused amount shows the API's own message and changes nothing.
     await page.locator('#deposit-amount').fill('-1')
     await page.getByRole('button', { name: 'Deposit' }).click()
     await expect.poll(() => page.locator('#message.error').textContent(), WAIT).toMatch(/^parameter_invalid: amount must be a decimal string/)
-    expect((await sb.api.get(`/v1/wallets/${wallet.id}`).set(sb.auth()).expect(200)).body.data.balance).toBe(balance)
+    expect((await sb.api.get(`/v1/wallets/${wallet.id}`).set(sb.auth()).expect(200)).body.data.balance).toBe('5002.50')
   })
 
   it('reads only through the control API, so injected faults and the rate limit never reach it', async () => {
     sb = await startTestSandbox({ errorRate: 1, rateLimit: 1 })
     const account = (await sb.api.get('/_sandbox/accounts?api_key=sk_test_sandbox_default_key').expect(200)).body.data[0] as { id: string }
-    const wallets = (await sb.api.get(`/_sandbox/accounts/${account.id}/wallets?limit=100`).expect(200)).body.data as Array<{ id: string }>
-    pageErrors = []
-    context = await browser.newContext()
     const requested: string[] = []
-    context.on('request', (request) => requested.push(new URL(request.url()).pathname))
-    const page = await context.newPage()
-    page.on('pageerror', (error) => pageErrors.push(error.message))
-    await page.goto(`${sb.url}/_sandbox/ui`)
-    await expect.poll(() => page.locator('#wallets tbody tr[data-id]').count(), WAIT).toBe(wallets.length)
+    const page = await browser.open(sb.url, { requests: requested })
+    await expect.poll(() => page.locator('#wallets tbody tr[data-id]').count(), WAIT).toBe(10)
     await page.getByRole('button', { name: 'Refresh' }).click()
     await expect.poll(() => requested.filter((path) => path.endsWith('/payments')).length, WAIT).toBeGreaterThanOrEqual(2)
     expect(await page.locator('#message').isHidden()).toBe(true)
     expect(requested.filter((path) => !path.startsWith('/_sandbox/'))).toEqual([])
-    expect(requested).toContain(`/_sandbox/accounts/${account.id}/wallets`)
+    for (const list of ['wallets', 'balances', 'payments', 'payouts', 'webhooks', 'whitelisted_addresses']) expect(requested).toContain(`/_sandbox/accounts/${account.id}/${list}`)
+    for (const path of ['/_sandbox/webhooks/deliveries', '/_sandbox/outcomes', '/_sandbox/faults', '/_sandbox/requests']) expect(requested).toContain(path)
     // The key's one request per second is still there: the failure is the injected 503, not a 429.
     expect((await sb.api.get('/v1/wallets').set(sb.auth())).status).toBe(503)
   })
@@ -147,7 +105,7 @@ describe.runIf(RUN)('the dashboard in Chromium', () => {
     expect((await sb.api.get('/_sandbox/clock').expect(200)).body.data.now).toBe('2026-01-01T01:01:00.000Z')
   })
 
-  it("shows the account's webhook deliveries and retries one with a click", async () => {
+  it("shows the account's webhook deliveries and redelivers one with a click", async () => {
     sb = await startTestSandbox()
     receiver = await startWebhookReceiver({ respond: () => 500 })
     await sb.api.post('/v1/webhooks').set(sb.auth()).send({ url: receiver.url, events: ['payment.created'] }).expect(201)
@@ -158,9 +116,18 @@ describe.runIf(RUN)('the dashboard in Chromium', () => {
 
     const page = await open()
     expect(await cellText(page, 'deliveries', delivery!.id, 'attempts')).toBe('1')
-    await row(page, 'deliveries', delivery!.id).getByRole('button', { name: 'Retry' }).click()
+    expect(await cellText(page, 'deliveries', delivery!.id, 'status')).toBe('pending')
+    await row(page, 'deliveries', delivery!.id).getByRole('button', { name: 'Redeliver' }).click()
     await expect.poll(() => cellText(page, 'deliveries', delivery!.id, 'attempts'), WAIT).toBe('2')
     expect(receiver.received).toHaveLength(2)
+    expect(receiver.received[1]!.headers['webhook-id']).toBe(receiver.received[0]!.headers['webhook-id'])
+    expect(await page.locator('#message').textContent()).toBe(`Delivery ${delivery!.id} sent again: 2 attempt(s), pending.`)
+
+    // Once the receiver answers 2xx, a redelivery makes the delivery succeed.
+    receiver.respond = () => 200
+    await row(page, 'deliveries', delivery!.id).getByRole('button', { name: 'Redeliver' }).click()
+    await expect.poll(() => cellText(page, 'deliveries', delivery!.id, 'status'), WAIT).toBe('succeeded')
+    expect(await cellText(page, 'deliveries', delivery!.id, 'attempts')).toBe('3')
   })
 
   it('shows names as text, never as markup', async () => {
@@ -211,9 +178,46 @@ describe.runIf(RUN)('the dashboard in Chromium', () => {
     await expect.poll(() => page.locator('#clock-now').textContent(), WAIT).toBe('2026-01-01T00:00:01.000Z')
 
     // A new browser session asks again.
-    await context!.close()
-    context = undefined
+    await browser.finish()
     const fresh = await open()
     await fresh.locator('#token-form').waitFor()
+  })
+
+  it('with --control-token, keeps the header controls that change the sandbox inactive until the token is given', async () => {
+    sb = await startTestSandbox({ controlToken: 'dashboard-secret' })
+    const page = await open()
+    await page.locator('#token-form').waitFor()
+    const controls = ['Advance', '+1 s', '+1 min', '+1 h', '+1 day', 'Reset account', 'Reset everything'].map((name) => page.getByRole('button', { name, exact: true }))
+    const disabled = () => Promise.all(controls.map((control) => control.isDisabled()))
+    expect(await disabled()).toEqual(controls.map(() => true))
+    expect(await page.locator('#advance-ms').isDisabled()).toBe(true)
+    // Clicking an inactive control does nothing (force: past playwright's own check that it is enabled).
+    await page.getByRole('button', { name: '+1 h' }).click({ force: true })
+    expect((await sb.api.get('/_sandbox/clock').set('Authorization', 'Bearer dashboard-secret').expect(200)).body.data.now).toBe('2026-01-01T00:00:00.000Z')
+
+    // A refused token leaves them inactive; the right one turns them on.
+    await page.locator('#token-input').fill('wrong-token')
+    await page.getByRole('button', { name: 'Continue' }).click()
+    await expect.poll(() => page.locator('#message').textContent(), WAIT).toBe('The sandbox refused that control token.')
+    expect(await disabled()).toEqual(controls.map(() => true))
+    await page.locator('#token-input').fill('dashboard-secret')
+    await page.getByRole('button', { name: 'Continue' }).click()
+    await expect.poll(disabled, WAIT).toEqual(controls.map(() => false))
+    await page.getByRole('button', { name: '+1 h' }).click()
+    await expect.poll(() => page.locator('#clock-now').textContent(), WAIT).toBe('2026-01-01T01:00:00.000Z')
+  })
+
+  it('without --control-token, turns the header controls on as soon as the sandbox answered', async () => {
+    sb = await startTestSandbox()
+    const page = await open()
+    await expect.poll(() => page.getByRole('button', { name: 'Reset everything' }).isDisabled(), WAIT).toBe(false)
+    expect(await page.getByRole('button', { name: 'Advance', exact: true }).isDisabled()).toBe(false)
+    expect(await page.locator('#token-form').isHidden()).toBe(true)
+  })
+
+  it('fails, never skips, without Chromium, and says how to install it', async () => {
+    await expect(launchChromium('/nonexistent/chromium')).rejects.toThrow(
+      "The dashboard's browser tests drive Chromium at /nonexistent/chromium, which is missing. Install it (Debian or Ubuntu: `sudo apt-get install chromium`) and run the tests again; .ci/run installs it by itself.",
+    )
   })
 })

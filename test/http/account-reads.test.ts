@@ -4,13 +4,18 @@ import { checkerFor } from '../helpers/conformance.js'
 import { institutionalWallet, startTestSandbox, type TestSandbox } from '../helpers/start-test-sandbox.js'
 
 /**
- * `GET /_sandbox/accounts/{id}/wallets` and `/payments`: the dashboard's reads. Same objects, order
- * and pagination as the /v1 lists, but through the control API, so never rate limited and never
- * faulted (CONTRACT.md section 7).
+ * `GET /_sandbox/accounts/{id}/wallets|balances|payments|payouts|webhooks|whitelisted_addresses`: the
+ * dashboard's reads. Same objects, order and pagination as the /v1 lists, but through the control
+ * API, so never rate limited and never faulted (CONTRACT.md section 7).
  */
 
 const ACCOUNT = 'acct_sandboxDefaultAccount000'
 const EVM = '0x52908400098527886E0F7030069857D2E4169EE7'
+const OTHER_EVM = '0xde709f2102306220921060314715629080e2fb77'
+/** The lists read the same through /v1/<list> and /_sandbox/accounts/{id}/<list>. */
+const LISTS = ['wallets', 'payments', 'payouts', 'webhooks', 'whitelisted_addresses']
+/** Every control read of an account, balances (which /v1 has per wallet only) included. */
+const READS = [...LISTS, 'balances']
 
 let sb: TestSandbox | undefined
 afterEach(async () => {
@@ -28,17 +33,29 @@ async function createPayments(count: number, amount = '1.00') {
   return ids
 }
 
+/** Two bulk payouts, three webhook endpoints and two whitelisted addresses, all through /v1. */
+async function createOtherRecords() {
+  const source = await institutionalWallet(sb!, 'polygon', 'USDC')
+  for (const amounts of [['1.00', '2.00'], ['3.00']]) {
+    const items = amounts.map((amount) => ({ amount, recipient: EVM }))
+    await sb!.api.post('/v1/payouts').set(sb!.auth()).send({ source_wallet: source.id, currency: 'USDC', items }).expect(201)
+  }
+  for (const path of ['a', 'b', 'c']) await sb!.api.post('/v1/webhooks').set(sb!.auth()).send({ url: `http://127.0.0.1:9/${path}` }).expect(201)
+  for (const address of [EVM, OTHER_EVM]) await sb!.api.post('/v1/whitelisted_addresses').set(sb!.auth()).send({ address, network: 'polygon', label: 'treasury' }).expect(201)
+}
+
 /** The answer without its request id, which differs between any two requests. */
 const withoutRequestId = ({ request_id: _ignored, ...rest }: Record<string, unknown>) => rest
 
-describe('GET /_sandbox/accounts/{id}/wallets and /payments', () => {
+describe('GET /_sandbox/accounts/{id}/wallets, /balances, /payments, /payouts, /webhooks and /whitelisted_addresses', () => {
   it('answer exactly what the /v1 lists answer for the same account, page for page', async () => {
     sb = await startTestSandbox()
     await createPayments(3)
+    await createOtherRecords()
     const paymentId = (await createPayments(1))[0]!
     await sb.api.post(`/_sandbox/payments/${paymentId}/complete`).expect(200)
-    for (const query of ['', '?limit=5', '?limit=3&offset=2', '?limit=100', '?offset=50']) {
-      for (const list of ['wallets', 'payments']) {
+    for (const query of ['', '?limit=5', '?limit=2&offset=1', '?limit=100', '?offset=50']) {
+      for (const list of LISTS) {
         const v1 = await sb.api.get(`/v1/${list}${query}`).set(sb.auth()).expect(200)
         const control = await sb.api.get(`/_sandbox/accounts/${ACCOUNT}/${list}${query}`).expect(200)
         expect(withoutRequestId(control.body), `${list}${query}`).toEqual(withoutRequestId(v1.body))
@@ -48,6 +65,29 @@ describe('GET /_sandbox/accounts/{id}/wallets and /payments', () => {
     expect(completed.body.data.map((p: { id: string }) => p.id)).toEqual([paymentId])
     const filtered = await sb.api.get(`/_sandbox/accounts/${ACCOUNT}/wallets?network=solana&currency=SOL`).expect(200)
     expect(withoutRequestId(filtered.body)).toEqual(withoutRequestId((await sb.api.get('/v1/wallets?network=solana&currency=SOL').set(sb.auth()).expect(200)).body))
+    const whitelist = await sb.api.get(`/_sandbox/accounts/${ACCOUNT}/whitelisted_addresses?network=stellar`).expect(200)
+    expect(whitelist.body.pagination.total).toBe(0)
+  })
+
+  it('answer, for balances, each wallet\'s GET /v1/wallets/{id}/balance in the order and pages of the wallets list', async () => {
+    sb = await startTestSandbox()
+    const [paymentId] = await createPayments(1, '7.25')
+    const source = await institutionalWallet(sb, 'polygon', 'USDC')
+    for (const query of ['', '?limit=5&offset=3', '?network=polygon&currency=USDC', '?type=user']) {
+      const wallets = await sb.api.get(`/_sandbox/accounts/${ACCOUNT}/wallets${query}`).expect(200)
+      const balances = await sb.api.get(`/_sandbox/accounts/${ACCOUNT}/balances${query}`).expect(200)
+      expect(balances.body.pagination, query).toEqual(wallets.body.pagination)
+      expect(balances.body.data.map((b: { wallet_id: string }) => b.wallet_id), query).toEqual(wallets.body.data.map((w: { id: string }) => w.id))
+      for (const balance of balances.body.data) {
+        expect(balance, query).toEqual((await sb.api.get(`/v1/wallets/${balance.wallet_id}/balance`).set(sb.auth()).expect(200)).body.data)
+      }
+    }
+    // The pending payment's amount is locked: available and locked differ, and add up to the total.
+    const [balance] = (await sb.api.get(`/_sandbox/accounts/${ACCOUNT}/balances?network=polygon&currency=USDC&type=institutional`).expect(200)).body.data
+    expect(balance).toMatchObject({ object: 'balance', wallet_id: source.id, locked_balance: '7.25', total_balance: source.balance, currency: 'USDC' })
+    await sb.api.post(`/_sandbox/payments/${paymentId}/fail`).send({}).expect(200)
+    const [after] = (await sb.api.get(`/_sandbox/accounts/${ACCOUNT}/balances?network=polygon&currency=USDC&type=institutional`).expect(200)).body.data
+    expect(after).toMatchObject({ locked_balance: '0.00', available_balance: source.balance, total_balance: source.balance })
   })
 
   it('paginate newest first, with limit, offset, total and has_more in the envelope', async () => {
@@ -63,6 +103,13 @@ describe('GET /_sandbox/accounts/{id}/wallets and /payments', () => {
     const wallets = await sb.api.get(`/_sandbox/accounts/${ACCOUNT}/wallets`).expect(200)
     expect(wallets.body.pagination).toEqual({ limit: 20, offset: 0, total: 14, has_more: false })
     expect(wallets.body.request_id).toBe(wallets.headers['x-request-id'])
+    await createOtherRecords()
+    const counts = { payouts: 2, webhooks: 3, whitelisted_addresses: 2, balances: 14 }
+    for (const [list, total] of Object.entries(counts)) {
+      const page = await sb.api.get(`/_sandbox/accounts/${ACCOUNT}/${list}?limit=1&offset=1`).expect(200)
+      expect(page.body.pagination, list).toEqual({ limit: 1, offset: 1, total, has_more: total > 2 })
+      expect(page.body.data, list).toHaveLength(1)
+    }
   })
 
   it("show only the named account's records", async () => {
@@ -74,13 +121,16 @@ describe('GET /_sandbox/accounts/{id}/wallets and /payments', () => {
     expect(wallets.body.data).toEqual(own.body.data)
     const defaultIds = new Set((await sb.api.get(`/_sandbox/accounts/${ACCOUNT}/wallets?limit=100`).expect(200)).body.data.map((w: { id: string }) => w.id))
     expect(wallets.body.data.some((w: { id: string }) => defaultIds.has(w.id))).toBe(false)
-    const payments = await sb.api.get(`/_sandbox/accounts/${other.body.data.account_id}/payments`).expect(200)
-    expect(payments.body.data).toEqual([])
+    await createOtherRecords()
+    for (const list of ['payments', 'payouts', 'webhooks', 'whitelisted_addresses']) {
+      const page = await sb.api.get(`/_sandbox/accounts/${other.body.data.account_id}/${list}`).expect(200)
+      expect(page.body.data, list).toEqual([])
+    }
   })
 
   it('answer 404 resource_missing for an unknown account', async () => {
     sb = await startTestSandbox()
-    for (const list of ['wallets', 'payments']) {
+    for (const list of READS) {
       const res = await sb.api.get(`/_sandbox/accounts/acct_nope/${list}`).expect(404)
       expect(res.body.error).toMatchObject({ type: 'invalid_request_error', code: 'resource_missing', message: "No such account: 'acct_nope'." })
     }
@@ -97,14 +147,16 @@ describe('GET /_sandbox/accounts/{id}/wallets and /payments', () => {
     const res = await sb.api.get(`/_sandbox/accounts/${ACCOUNT}/payments?${query}`).expect(400)
     expect(res.body.error).toMatchObject({ code: 'parameter_invalid', param })
     if (param !== 'status') {
-      const wallets = await sb.api.get(`/_sandbox/accounts/${ACCOUNT}/wallets?${query}`).expect(400)
-      expect(wallets.body.error).toMatchObject({ code: 'parameter_invalid', param })
+      for (const list of READS) {
+        const other = await sb.api.get(`/_sandbox/accounts/${ACCOUNT}/${list}?${query}`).expect(400)
+        expect(other.body.error, list).toMatchObject({ code: 'parameter_invalid', param })
+      }
     }
   })
 
   it('need the control token when the sandbox has one', async () => {
     sb = await startTestSandbox({ controlToken: 'reads-secret' })
-    for (const list of ['wallets', 'payments']) {
+    for (const list of READS) {
       const missing = await sb.api.get(`/_sandbox/accounts/${ACCOUNT}/${list}`).expect(401)
       expect(missing.body.error.code).toBe('control_token_invalid')
       await sb.api.get(`/_sandbox/accounts/${ACCOUNT}/${list}`).set('Authorization', 'Bearer wrong').expect(401)
@@ -117,7 +169,7 @@ describe('GET /_sandbox/accounts/{id}/wallets and /payments', () => {
   it("with --rate-limit 1, leave the key's budget whole: /v1 still answers after many reads", async () => {
     sb = await startTestSandbox({ rateLimit: 1 })
     for (let i = 0; i < 5; i++) {
-      for (const list of ['wallets', 'payments']) {
+      for (const list of READS) {
         const res = await sb.api.get(`/_sandbox/accounts/${ACCOUNT}/${list}`).expect(200)
         expect(res.headers.ratelimit).toBeUndefined()
       }
@@ -158,9 +210,10 @@ describe('GET /_sandbox/accounts/{id}/wallets and /payments', () => {
   it('conform to the OpenAPI document, which lists them under the control tag', async () => {
     sb = await startTestSandbox()
     await createPayments(2)
+    await createOtherRecords()
     const checker = checkerFor(sb.sandbox.routes)
     const doc = (await sb.api.get('/v1/openapi.json').expect(200)).body
-    for (const list of ['wallets', 'payments']) {
+    for (const list of READS) {
       const path = `/_sandbox/accounts/${ACCOUNT}/${list}?limit=1`
       const ok = await sb.api.get(path).expect(200)
       expect(checker.problems({ method: 'GET', path, status: 200, body: ok.text, requestId: ok.headers['x-request-id'] })).toEqual([])
@@ -184,5 +237,23 @@ describe('GET /_sandbox/accounts/{id}/wallets and /payments', () => {
     expect((await control.payments(ACCOUNT, { status: 'failed' })).map((p) => p.id)).toEqual([ids[1]])
     expect((await control.payments(ACCOUNT, { limit: 1, offset: 1 })).map((p) => p.id)).toEqual([ids[1]])
     await expect(control.payments('acct_nope')).rejects.toMatchObject({ status: 404, code: 'resource_missing' })
+  })
+
+  it('are what the control client reads with balances(), payouts(), webhookEndpoints() and whitelistedAddresses()', async () => {
+    sb = await startTestSandbox()
+    await createOtherRecords()
+    const control = createControlClient({ baseUrl: sb.url })
+    const v1 = async (path: string) => (await sb!.api.get(path).set(sb!.auth()).expect(200)).body.data
+    expect(await control.payouts(ACCOUNT)).toEqual(await v1('/v1/payouts'))
+    expect(await control.payouts(ACCOUNT, { limit: 1, offset: 1 })).toEqual(await v1('/v1/payouts?limit=1&offset=1'))
+    expect(await control.webhookEndpoints(ACCOUNT)).toEqual(await v1('/v1/webhooks'))
+    expect(await control.webhookEndpoints(ACCOUNT, { limit: 2 })).toHaveLength(2)
+    expect(await control.whitelistedAddresses(ACCOUNT)).toEqual(await v1('/v1/whitelisted_addresses'))
+    expect(await control.whitelistedAddresses(ACCOUNT, { network: 'solana' })).toEqual([])
+    const wallets = await control.wallets(ACCOUNT, { limit: 3, offset: 2 })
+    expect((await control.balances(ACCOUNT, { limit: 3, offset: 2 })).map((b) => b.wallet_id)).toEqual(wallets.map((w) => w.id))
+    for (const read of [control.balances, control.payouts, control.webhookEndpoints, control.whitelistedAddresses]) {
+      await expect(read('acct_nope')).rejects.toMatchObject({ status: 404, code: 'resource_missing' })
+    }
   })
 })
