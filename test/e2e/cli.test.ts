@@ -236,6 +236,9 @@ describe('--data-file', () => {
   it.each([
     ['is not JSON', 'this is not JSON {', /not valid JSON/],
     ['is JSON of the wrong shape', JSON.stringify({ version: 1, accounts: 'nope', keys: [] }), /does not match/],
+    ['holds null', 'null', /holds null where a ledger object/],
+    ['holds an array', '[]', /holds an array where a ledger object/],
+    ['has a control part of the wrong shape', JSON.stringify({ version: 1, accounts: [], keys: [], control: { faults: {} } }), /does not match[\s\S]*control\.faults/],
     ['has an unknown version', JSON.stringify({ version: 2, accounts: [], keys: [] }), /does not match/],
     ['has a wallet with a bad balance', JSON.stringify({ version: 1, accounts: [{ account: { id: 'acct_x', created_at: 'x', whitelist_enforced: false }, rng_state: [1, 2, 3, 4], wallets: [{ available: 'lots' }], payments: [], whitelist: [], webhooks: [], idempotency: [] }], keys: [] }), /does not match/],
     ['has a key of no account', JSON.stringify({ version: 1, accounts: [], keys: [{ key: 'sk_test_orphan', account_id: 'acct_gone', type: 'secret', scopes: ['*'], allowed_ips: [] }] }), /inconsistent at keys\[0\]\.account_id: no account 'acct_gone'/],
