@@ -80,9 +80,9 @@ function toFlags(options: StartSandboxOptions): Partial<Record<ConfigKey, unknow
 
 export { createControlClient, SandboxControlError } from './control/client.js'
 export type {
-  AccountPaymentFilter, ControlClient, ControlClientOptions, DeliveryFilter, FailPaymentInput, PageOptions, RequestFilter, SandboxClock, SandboxCreatedKey,
+  AccountPaymentFilter, ControlClient, ControlClientOptions, DeliveryFilter, FailPaymentInput, PageOptions, PostingFilter, RequestFilter, SandboxClock, SandboxCreatedKey,
   SandboxCreateKeyInput, SandboxDelivery, SandboxFault, SandboxFaultInput, SandboxHealth, SandboxMagicAddress, SandboxOutcomeRule, SandboxOutcomeRuleInput,
-  SandboxPayment, SandboxRequest, SandboxResetResult, SandboxRestoreResult, SandboxSnapshot, SandboxWallet,
+  SandboxLedgerTransaction, SandboxPayment, SandboxRequest, SandboxResetResult, SandboxRestoreResult, SandboxSnapshot, SandboxWallet,
 } from './control/client.js'
 export { ConfigError }
 export { VERSION } from './version.js'

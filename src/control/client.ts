@@ -4,6 +4,7 @@ import type { CreateFaultSchema, FaultSchema } from './fault-rules.js'
 import type { CreateOutcomeRuleSchema, OutcomeRuleSchema } from '../lifecycle/outcome-rules.js'
 import type { ClockSchema, CreatedKeySchema, CreateKeySchema, MagicAddressSchema, RequestJournalEntrySchema, ResetResultSchema, RestoreResultSchema, SnapshotSchema } from '../schemas/control.js'
 import type { PaymentSchema } from '../schemas/payment.js'
+import type { LedgerTransactionSchema } from '../schemas/postings.js'
 import type { DeliverySchema } from '../schemas/webhook.js'
 import type { WalletSchema } from '../schemas/wallet.js'
 
@@ -28,6 +29,8 @@ export type SandboxSnapshot = z.input<typeof SnapshotSchema>
 export type SandboxRestoreResult = z.output<typeof RestoreResultSchema>
 export type SandboxFault = z.output<typeof FaultSchema>
 export type SandboxFaultInput = z.input<typeof CreateFaultSchema>
+/** One movement of money in an account's ledger, with its postings (signed amounts that sum to zero). */
+export type SandboxLedgerTransaction = z.output<typeof LedgerTransactionSchema>
 /** One `/v1` request of the journal (`GET /_sandbox/requests`). */
 export type SandboxRequest = z.output<typeof RequestJournalEntrySchema>
 /** One webhook delivery: an event sent to one endpoint, with every attempt. */
@@ -61,6 +64,11 @@ export interface RequestFilter extends PageOptions {
 
 export interface AccountPaymentFilter extends PageOptions {
   status?: SandboxPayment['status']
+}
+
+export interface PostingFilter extends PageOptions {
+  /** Only the transactions that touch this wallet. */
+  wallet_id?: string
 }
 
 export interface FailPaymentInput {
@@ -114,6 +122,8 @@ export interface ControlClient {
   wallets(accountId: string, page?: PageOptions): Promise<SandboxWallet[]>
   /** An account's payments, newest first, as `/v1` answers them; read without a key, so no rate limit or injected fault. */
   payments(accountId: string, filter?: AccountPaymentFilter): Promise<SandboxPayment[]>
+  /** An account's ledger transactions, newest first: every movement of money, each with its balanced postings. */
+  postings(accountId: string, filter?: PostingFilter): Promise<SandboxLedgerTransaction[]>
   deliveries(filter?: DeliveryFilter): Promise<SandboxDelivery[]>
   retryDelivery(deliveryId: string): Promise<SandboxDelivery>
   addOutcome(rule: SandboxOutcomeRuleInput): Promise<SandboxOutcomeRule>
@@ -177,6 +187,7 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     restore: (snapshot) => request('POST', '/restore', snapshot),
     wallets: (accountId, page = {}) => request('GET', `/accounts/${id(accountId)}/wallets${query(page)}`),
     payments: (accountId, filter = {}) => request('GET', `/accounts/${id(accountId)}/payments${query(filter)}`),
+    postings: (accountId, filter = {}) => request('GET', `/accounts/${id(accountId)}/postings${query(filter)}`),
     deliveries: (filter = {}) => request('GET', `/webhooks/deliveries${query(filter)}`),
     retryDelivery: (deliveryId) => request('POST', `/webhooks/deliveries/${id(deliveryId)}/retry`),
     addOutcome: (rule) => request('POST', '/outcomes', rule),
