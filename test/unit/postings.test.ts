@@ -46,13 +46,16 @@ describe('the postings log', () => {
   })
 })
 
+let sandbox: Sandbox
+let account: AccountState
+/** A sandbox with a manual clock and manual settlement, and its default account. */
+async function startLedger() {
+  sandbox = await createSandbox(loadConfig({ flags: { clock: 'manual', settle: 'manual', quiet: true, seed: 'postings-test' } }), { logger: silentLogger })
+  account = sandbox.store.accounts.get(sandbox.store.keys.get(DEFAULT_KEY)!.account_id)!
+}
+
 describe('posting money', () => {
-  let sandbox: Sandbox
-  let account: AccountState
-  beforeEach(async () => {
-    sandbox = await createSandbox(loadConfig({ flags: { clock: 'manual', settle: 'manual', quiet: true, seed: 'postings-test' } }), { logger: silentLogger })
-    account = sandbox.store.accounts.get(sandbox.store.keys.get(DEFAULT_KEY)!.account_id)!
-  })
+  beforeEach(startLedger)
   afterEach(() => sandbox.close())
 
   const treasury = (network: string, currency: string): WalletRecord => [...account.wallets.values()].find((w) => w.type === 'institutional' && w.network === network && w.currency === currency)!
@@ -121,12 +124,7 @@ describe('posting money', () => {
 })
 
 describe('the ledger checker', () => {
-  let sandbox: Sandbox
-  let account: AccountState
-  beforeEach(async () => {
-    sandbox = await createSandbox(loadConfig({ flags: { clock: 'manual', settle: 'manual', quiet: true, seed: 'postings-check' } }), { logger: silentLogger })
-    account = sandbox.store.accounts.get(sandbox.store.keys.get(DEFAULT_KEY)!.account_id)!
-  })
+  beforeEach(startLedger)
   afterEach(() => sandbox.close())
 
   const someWallet = () => [...account.wallets.values()].find((w) => w.available > 0n)!
