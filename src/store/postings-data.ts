@@ -61,16 +61,16 @@ const unitsOf = (value: string | bigint): bigint | undefined => (typeof value ==
 /**
  * What the schema cannot see in an account's postings: lines on accounts that do not exist, a
  * transaction that does not sum to zero per asset, and wallet balances that are not what the
- * postings add up to (or below zero). `path` is relative to the account's data.
+ * postings add up to, or below zero (also for data without postings, which migrates them as they
+ * are). `path` is relative to the account's data.
  */
 export function firstPostingsInconsistency(
   transactions: TransactionData[] | undefined,
   wallets: readonly WalletBalances[],
 ): { path: Array<string | number>; problem: string } | undefined {
-  if (transactions === undefined) return undefined
   const byId = new Map(wallets.map((wallet) => [wallet.id, wallet]))
   const sums = new Map<string, bigint>()
-  for (const [t, tx] of transactions.entries()) {
+  for (const [t, tx] of (transactions ?? []).entries()) {
     const perAsset = new Map<string, bigint>()
     for (const [l, line] of tx.lines.entries()) {
       const resolved = resolveAccount(line.account, (id) => byId.get(id))
@@ -86,11 +86,11 @@ export function firstPostingsInconsistency(
   }
   for (const [w, wallet] of wallets.entries()) {
     const decimals = ASSETS[wallet.network][wallet.currency] ?? 0
+    const show = (units: bigint) => `${formatAmount(units, decimals)} ${wallet.currency}`
     for (const bucket of ['available', 'locked'] as const) {
       const cached = unitsOf(wallet[bucket])
       if (cached === undefined) return undefined
-      const posted = sums.get(walletAccount(wallet.id, bucket)) ?? 0n
-      const show = (units: bigint) => `${formatAmount(units, decimals)} ${wallet.currency}`
+      const posted = transactions === undefined ? cached : (sums.get(walletAccount(wallet.id, bucket)) ?? 0n)
       if (cached !== posted) return { path: ['wallets', w, bucket], problem: `wallet ${wallet.id} has ${bucket} ${show(cached)} but its postings add up to ${show(posted)}` }
       if (posted < 0n) return { path: ['wallets', w, bucket], problem: `wallet ${wallet.id} has a negative ${bucket} balance (${show(posted)})` }
     }

@@ -86,7 +86,7 @@ async function run(sb: TestSandbox, steps: Step[]) {
       await sb.api.post('/_sandbox/clock/advance').send({ ms: s.ms }).expect(200)
     } else if (s.kind === 'snapshot') {
       snapshots.push((await sb.api.get('/_sandbox/snapshot').expect(200)).body.data)
-    } else if (snapshots.length) {
+    } else if (s.kind === 'restore' && snapshots.length) {
       await sb.api.post('/_sandbox/restore').send(at(snapshots, s.snapshot) as object).expect(200)
     }
     const label = `step ${index} ${JSON.stringify(s)} → ${status}`

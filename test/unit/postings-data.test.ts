@@ -68,4 +68,14 @@ describe('postings in the data file', () => {
     await expect(opening).rejects.toThrow(`is inconsistent at accounts[0].wallets[${w}].locked: wallet ${walletId} has locked 0.00 USDC but its postings add up to 3.00 USDC`)
     expect(readFileSync(file, 'utf8')).toBe(text)
   })
+
+  it('refuses a file without postings whose wallet holds a negative balance: that money would come from nowhere', async () => {
+    const { data, walletId } = await dataWithPendingPayment()
+    for (const account of data.accounts) delete account.postings
+    const w = data.accounts[0]!.wallets.findIndex((wallet) => wallet.id === walletId)
+    data.accounts[0]!.wallets[w]!.available = '-1000000'
+    const file = join(dir, 'ledger.json')
+    writeFileSync(file, JSON.stringify(data))
+    await expect(openStore({ dataFile: file })).rejects.toThrow(`accounts[0].wallets[${w}].available: wallet ${walletId} has a negative available balance (-1.00 USDC)`)
+  })
 })
