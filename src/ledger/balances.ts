@@ -1,4 +1,5 @@
-import { externalAccount, openingBalanceLines, resolveAccount, walletAccount, type Bucket, type Cause, type PostingLine } from '../store/postings-log.js'
+import { externalAccount, openingBalanceLines, resolveAccount, walletAccount, type Bucket } from '../store/ledger-accounts.js'
+import type { Cause, PostingLine } from '../store/postings-log.js'
 import type { AccountState, WalletRecord } from '../store/records.js'
 
 /**

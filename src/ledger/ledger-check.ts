@@ -1,4 +1,4 @@
-import { resolveAccount, walletAccount } from '../store/postings-log.js'
+import { resolveAccount, walletAccount } from '../store/ledger-accounts.js'
 import type { AccountState } from '../store/records.js'
 
 /**

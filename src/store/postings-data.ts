@@ -1,7 +1,8 @@
 import * as z from 'zod'
 import { ASSETS, type Network } from '../chain/networks.js'
 import { formatAmount } from '../money.js'
-import { CAUSES, openingBalanceLines, PostingsLog, resolveAccount, walletAccount } from './postings-log.js'
+import { openingBalanceLines, resolveAccount, walletAccount } from './ledger-accounts.js'
+import { CAUSES, PostingsLog } from './postings-log.js'
 
 /**
  * An account's postings as the data file (and a snapshot) holds them: one object per transaction,
