@@ -22,7 +22,7 @@ export const PostingSchema = z
 
 export const LedgerTransactionSchema = z
   .object({
-    id: z.number().int().meta({ description: 'Position in the account’s log, from 1.' }),
+    id: z.number().int().min(1).meta({ description: 'Position in the account’s log, from 1.' }),
     object: z.literal('ledger_transaction'),
     cause: z.enum(CAUSES),
     reference: z.string().meta({ description: 'What caused it: the payment (pay_…), payout (po_…) or wallet (wal_…, opening balance) id, or the sending address of a deposit.' }),
