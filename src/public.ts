@@ -86,10 +86,10 @@ function toFlags(options: StartSandboxOptions): Partial<Record<ConfigKey, unknow
 
 export { createControlClient, SandboxControlError } from './control/client.js'
 export type {
-  AccountPaymentFilter, AccountWhitelistFilter, ControlClient, ControlClientOptions, DeliveryFilter, FailPaymentInput, PageOptions, RequestFilter, SandboxClock, SandboxCreatedKey,
+  AccountPaymentFilter, AccountWhitelistFilter, ControlClient, ControlClientOptions, DeliveryFilter, FailPaymentInput, PageOptions, PostingFilter, RequestFilter, SandboxClock, SandboxCreatedKey,
   SandboxCreateKeyInput, SandboxDelivery, SandboxFault, SandboxFaultInput, SandboxHealth, SandboxMagicAddress, SandboxOutcomeRule, SandboxOutcomeRuleInput,
   SandboxPayment, SandboxRequest, SandboxResetResult, SandboxRestoreResult, SandboxSnapshot, SandboxWallet,
-  SandboxBalance, SandboxPayout, SandboxWebhookEndpoint, SandboxWhitelistedAddress,
+  SandboxBalance, SandboxLedgerTransaction, SandboxPayout, SandboxWebhookEndpoint, SandboxWhitelistedAddress,
 } from './control/client.js'
 export { ConfigError }
 export { VERSION } from './version.js'

@@ -2,9 +2,11 @@ import type * as z from 'zod'
 import { notFound } from '../errors.js'
 import type { RequestContext } from '../http/context.js'
 import { defineRoute, presentPage, type ListResult } from '../http/route.js'
+import { listTransactions, presentTransaction } from '../ledger/postings.js'
 import { presentBalance, presentPayment, presentPayout, presentWallet, presentWebhookEndpoint, presentWhitelisted } from '../ledger/present.js'
 import { AccountIdParams } from '../schemas/path-params.js'
 import { ListPaymentsQuery, PaymentSchema } from '../schemas/payment.js'
+import { LedgerTransactionSchema, ListPostingsQuery } from '../schemas/postings.js'
 import { ListPayoutsQuery, PayoutSchema } from '../schemas/payout.js'
 import { BalanceSchema, ListWalletsQuery, WalletSchema } from '../schemas/wallet.js'
 import { ListWebhookEndpointsQuery, WebhookEndpointSchema } from '../schemas/webhook.js'
@@ -74,5 +76,16 @@ export const accountControlRoutes = [
     name: 'whitelisted_addresses', operationId: 'sandboxListAccountWhitelistedAddresses', summary: 'An account’s whitelisted addresses, newest first, as GET /v1/whitelisted_addresses answers them',
     query: ListWhitelistQuery, response: WhitelistedAddressSchema,
     read: (ctx, account, { limit, offset, ...filter }) => presentPage(ctx.deps.services.whitelist.list(account, filter, offset, limit), presentWhitelisted),
+  }),
+  defineRoute({
+    method: 'get', path: '/_sandbox/accounts/{id}/postings', operationId: 'sandboxListAccountPostings', summary: 'An account’s ledger transactions (every movement of money, with its postings), newest first', tag, auth,
+    request: { params: AccountIdParams, query: ListPostingsQuery },
+    status: 200, response: LedgerTransactionSchema, list: true, errors: ['resource_missing'],
+    handler: ({ params, query: { limit, offset, wallet_id } }, ctx) => {
+      const account = accountOf(ctx, params.id)
+      // A wallet of another account (or none) is a mistake worth naming, not an empty page.
+      if (wallet_id !== undefined && !account.wallets.has(wallet_id)) throw notFound('wallet', wallet_id, 'wallet_id')
+      return presentPage(listTransactions(account, wallet_id, offset, limit), (tx) => presentTransaction(account, tx))
+    },
   }),
 ]

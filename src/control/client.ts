@@ -4,6 +4,7 @@ import type { CreateFaultSchema, FaultSchema } from './fault-rules.js'
 import type { CreateOutcomeRuleSchema, OutcomeRuleSchema } from '../lifecycle/outcome-rules.js'
 import type { ClockSchema, CreatedKeySchema, CreateKeySchema, MagicAddressSchema, RequestJournalEntrySchema, ResetResultSchema, RestoreResultSchema, SnapshotSchema } from '../schemas/control.js'
 import type { PaymentSchema } from '../schemas/payment.js'
+import type { LedgerTransactionSchema } from '../schemas/postings.js'
 import type { PayoutSchema } from '../schemas/payout.js'
 import type { DeliverySchema, WebhookEndpointSchema } from '../schemas/webhook.js'
 import type { BalanceSchema, WalletSchema } from '../schemas/wallet.js'
@@ -34,6 +35,8 @@ export type SandboxSnapshot = z.input<typeof SnapshotSchema>
 export type SandboxRestoreResult = z.output<typeof RestoreResultSchema>
 export type SandboxFault = z.output<typeof FaultSchema>
 export type SandboxFaultInput = z.input<typeof CreateFaultSchema>
+/** One movement of money in an account's ledger, with its postings (signed amounts that sum to zero). */
+export type SandboxLedgerTransaction = z.output<typeof LedgerTransactionSchema>
 /** One `/v1` request of the journal (`GET /_sandbox/requests`). */
 export type SandboxRequest = z.output<typeof RequestJournalEntrySchema>
 /** One webhook delivery: an event sent to one endpoint, with every attempt. */
@@ -72,6 +75,11 @@ export interface AccountPaymentFilter extends PageOptions {
 
 export interface AccountWhitelistFilter extends PageOptions {
   network?: SandboxWhitelistedAddress['network']
+}
+
+export interface PostingFilter extends PageOptions {
+  /** Only the transactions that touch this wallet. */
+  wallet_id?: string
 }
 
 export interface FailPaymentInput {
@@ -133,6 +141,8 @@ export interface ControlClient {
   webhookEndpoints(accountId: string, page?: PageOptions): Promise<SandboxWebhookEndpoint[]>
   /** An account's whitelisted addresses, newest first, as `/v1/whitelisted_addresses` answers them. */
   whitelistedAddresses(accountId: string, filter?: AccountWhitelistFilter): Promise<SandboxWhitelistedAddress[]>
+  /** An account's ledger transactions, newest first: every movement of money, each with its balanced postings. */
+  postings(accountId: string, filter?: PostingFilter): Promise<SandboxLedgerTransaction[]>
   deliveries(filter?: DeliveryFilter): Promise<SandboxDelivery[]>
   retryDelivery(deliveryId: string): Promise<SandboxDelivery>
   addOutcome(rule: SandboxOutcomeRuleInput): Promise<SandboxOutcomeRule>
@@ -200,6 +210,7 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     payouts: (accountId, page = {}) => request('GET', `/accounts/${id(accountId)}/payouts${query(page)}`),
     webhookEndpoints: (accountId, page = {}) => request('GET', `/accounts/${id(accountId)}/webhooks${query(page)}`),
     whitelistedAddresses: (accountId, filter = {}) => request('GET', `/accounts/${id(accountId)}/whitelisted_addresses${query(filter)}`),
+    postings: (accountId, filter = {}) => request('GET', `/accounts/${id(accountId)}/postings${query(filter)}`),
     deliveries: (filter = {}) => request('GET', `/webhooks/deliveries${query(filter)}`),
     retryDelivery: (deliveryId) => request('POST', `/webhooks/deliveries/${id(deliveryId)}/retry`),
     addOutcome: (rule) => request('POST', '/outcomes', rule),

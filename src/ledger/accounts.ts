@@ -6,8 +6,10 @@ import { newId } from '../ids.js'
 import { toBaseUnits } from '../money.js'
 import { createRng, forkRngState, restoreRng } from '../rng.js'
 import { PaymentIndex } from '../store/payment-index.js'
+import { PostingsLog } from '../store/postings-log.js'
 import type { AccountState, KeyRecord, KeyType, Scope, WalletRecord } from '../store/records.js'
 import type { Store } from '../store/store.js'
+import { openBalance } from './balances.js'
 
 export interface Accounts {
   /** Creates the fixtures' default account and its keys, unless the store has it already. */
@@ -56,10 +58,13 @@ export function createAccounts(deps: {
       whitelist: new Map(),
       webhooks: new Map(),
       idempotency: new Map(),
+      postings: new PostingsLog(),
     }
-    const addWallet = (wallet: Omit<WalletRecord, 'id' | 'address' | 'created_at' | 'updated_at' | 'status' | 'locked'>) => {
+    const addWallet = ({ balance, ...wallet }: Omit<WalletRecord, 'id' | 'address' | 'created_at' | 'updated_at' | 'status' | 'available' | 'locked'> & { balance: bigint }) => {
       const id = newId('wal', rng)
-      state.wallets.set(id, { ...wallet, id, address: generateAddress(wallet.network, rng), status: 'active', locked: 0n, created_at: now, updated_at: now })
+      const record: WalletRecord = { ...wallet, id, address: generateAddress(wallet.network, rng), status: 'active', available: 0n, locked: 0n, created_at: now, updated_at: now }
+      state.wallets.set(id, record)
+      openBalance(state, record, balance, clock.now())
     }
     for (const seedWallet of fixtures.accounts.institutional_wallets) {
       addWallet({
@@ -68,7 +73,7 @@ export function createAccounts(deps: {
         currency: seedWallet.currency,
         network: seedWallet.network,
         metadata: {},
-        available: toBaseUnits(seedWallet.balance, decimals(seedWallet.network, seedWallet.currency)),
+        balance: toBaseUnits(seedWallet.balance, decimals(seedWallet.network, seedWallet.currency)),
       })
     }
     faker.seed(rng.uint32())
@@ -80,7 +85,7 @@ export function createAccounts(deps: {
         currency: seedWallet.currency,
         network: seedWallet.network,
         metadata: { external_user_id: `user_${faker.string.alphanumeric({ length: 10, casing: 'lower' })}` },
-        available: toBaseUnits(seedWallet.balance, decimals(seedWallet.network, seedWallet.currency)),
+        balance: toBaseUnits(seedWallet.balance, decimals(seedWallet.network, seedWallet.currency)),
       })
     }
     deps.onSeeded?.(state)

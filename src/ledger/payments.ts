@@ -7,7 +7,7 @@ import { formatAmount } from '../money.js'
 import type { PaymentFilter } from '../store/payment-index.js'
 import type { AccountState, Metadata, PaymentRecord, PaymentStatus, WalletRecord } from '../store/records.js'
 import type { Store } from '../store/store.js'
-import { credit, lock, release, settleOut } from './balances.js'
+import { lock, release, settle } from './balances.js'
 import { FAILURE_MESSAGES, type FailureCode } from './failures.js'
 import { decimalsOf, presentBalance, presentPayment } from './present.js'
 import { parseAmountFor } from './wallets.js'
@@ -139,10 +139,11 @@ export function createPaymentService(deps: {
     },
 
     /**
-     * Records a checked payment and locks its amount. Call inside `store.update`, then `announce`
-     * once the whole change is in (a bulk payout inserts all its items first).
+     * Records a checked payment and locks its amount (unless a bulk payout locked its items' total in
+     * one transaction already). Call inside `store.update`, then `announce` once the whole change is in
+     * (a bulk payout inserts all its items first).
      */
-    insert(account: AccountState, input: CreatePaymentInput, { source, destination, units }: CheckedPayment): PaymentRecord {
+    insert(account: AccountState, input: CreatePaymentInput, { source, destination, units }: CheckedPayment, locks = true): PaymentRecord {
       const now = clock.nowIso()
       const record: PaymentRecord = {
         id: newId('pay', account.rng),
@@ -166,7 +167,7 @@ export function createPaymentService(deps: {
         completed_at: null,
         plan: null,
       }
-      lock(source, units)
+      if (locks) lock(account, source, units, { cause: 'payment.created', ref: record.id, at: clock.now() })
       source.updated_at = now
       account.payments.add(record)
       return record
@@ -197,8 +198,7 @@ export function createPaymentService(deps: {
       const source = account.wallets.get(payment.source)!
       const destination = payment.destination_type === 'wallet' ? account.wallets.get(payment.destination) : undefined
       transition(account, payment, 'completed', () => {
-        settleOut(source, payment.amount_units)
-        if (destination) credit(destination, payment.amount_units)
+        settle(account, source, payment.amount_units, destination, { cause: 'payment.completed', ref: payment.id, at: clock.now() })
         payment.tx_hash = generateTxHash(payment.network, account.rng)
         payment.completed_at = clock.nowIso()
         source.updated_at = destination ? (destination.updated_at = clock.nowIso()) : clock.nowIso()
@@ -211,7 +211,7 @@ export function createPaymentService(deps: {
       assertNotFinal(payment, 'fail')
       const source = account.wallets.get(payment.source)!
       transition(account, payment, 'failed', () => {
-        release(source, payment.amount_units)
+        release(account, source, payment.amount_units, { cause: 'payment.failed', ref: payment.id, at: clock.now() })
         payment.failure_code = code
         payment.failure_message = message ?? FAILURE_MESSAGES[code as FailureCode] ?? `The payment failed (${code}).`
         source.updated_at = clock.nowIso()

@@ -6,6 +6,7 @@ import { newId } from '../ids.js'
 import { formatAmount } from '../money.js'
 import type { AccountState, Metadata, PaymentRecord, PaymentStatus, PayoutRecord, PayoutStatus } from '../store/records.js'
 import type { Store } from '../store/store.js'
+import { lock } from './balances.js'
 import { newestFirst } from './page.js'
 import type { CheckedPayment, PaymentService } from './payments.js'
 import { decimalsOf, presentPayout } from './present.js'
@@ -90,7 +91,9 @@ export function createPayoutService(deps: { store: Store; clock: Clock; publishe
 
       const { payout, items } = store.update(() => {
         const id = newId('po', account.rng)
-        const items = input.items.map((item, index) => payments.insert(account, { ...item, source_wallet: source.id, currency: source.currency, payout_id: id }, checked[index]!))
+        // One transaction locks the payout's total; each item then completes or fails on its own.
+        lock(account, source, total, { cause: 'payout.created', ref: id, at: clock.now() })
+        const items = input.items.map((item, index) => payments.insert(account, { ...item, source_wallet: source.id, currency: source.currency, payout_id: id }, checked[index]!, false))
         const now = clock.nowIso()
         const payout: PayoutRecord = {
           id,

@@ -6,7 +6,7 @@ import { newId } from '../ids.js'
 import { formatAmount, toBaseUnits } from '../money.js'
 import type { AccountState, Metadata, WalletRecord, WalletStatus, WalletType } from '../store/records.js'
 import type { Store } from '../store/store.js'
-import { credit } from './balances.js'
+import { deposit } from './balances.js'
 import { newestFirst } from './page.js'
 import { decimalsOf, presentBalance } from './present.js'
 
@@ -124,11 +124,11 @@ export function createWalletService(deps: { store: Store; clock: Clock; publishe
       if (wallet.status === 'closed') throw new ApiError('wallet_inactive', `Wallet ${id} is closed and cannot receive funds.`)
       const decimals = decimalsOf(wallet)
       const units = parseAmountFor(amount, decimals, `${wallet.currency} on ${wallet.network}`)
+      const from = fromAddress ?? generateAddress(wallet.network, account.rng)
       store.update(() => {
-        credit(wallet, units)
+        deposit(account, wallet, units, from, clock.now())
         wallet.updated_at = clock.nowIso()
       })
-      const from = fromAddress ?? generateAddress(wallet.network, account.rng)
       publisher.wallet(account, wallet.id, 'deposit.received', { wallet_id: wallet.id, amount: formatAmount(units, decimals), currency: wallet.currency, from_address: from })
       publisher.wallet(account, wallet.id, 'balance.updated', presentBalance(wallet))
       return wallet

@@ -4,6 +4,7 @@ import { FaultSchema } from '../control/fault-rules.js'
 import { OutcomeRuleSchema } from '../lifecycle/outcome-rules.js'
 import { restoreRng, type RngState } from '../rng.js'
 import { PaymentIndex } from './payment-index.js'
+import { firstPostingsInconsistency, postingsFromData, postingsToData, TransactionDataSchema } from './postings-data.js'
 import { SCOPES, type AccountState, type KeyRecord, type PaymentRecord, type WalletRecord } from './records.js'
 
 /**
@@ -113,6 +114,8 @@ const AccountDataSchema = z.object({
       expires_at: z.number(),
     }),
   ),
+  // Every movement of money, in order; data written before postings existed has none (migrated on load).
+  postings: z.array(TransactionDataSchema).optional(),
 })
 
 /**
@@ -149,6 +152,7 @@ export function accountToData(state: AccountState): AccountData {
     webhooks: [...state.webhooks.values()].map((endpoint) => ({ ...endpoint, events: [...endpoint.events] })),
     // In-flight requests are not acknowledged yet, so they are not kept.
     idempotency: [...state.idempotency.values()].filter((r) => r.state === 'done').map((r) => ({ ...r, state: 'done' as const })),
+    postings: postingsToData(state.postings),
   }
 }
 
@@ -164,6 +168,7 @@ export function accountFromData(data: AccountData): AccountState {
     whitelist: new Map(data.whitelist.map((entry) => [entry.id, { ...entry }])),
     webhooks: new Map(data.webhooks.map((endpoint) => [endpoint.id, { ...endpoint }])),
     idempotency: new Map(data.idempotency.map((record) => [record.scope, { ...record }])),
+    postings: postingsFromData(data.postings, data.wallets, (ref) => payments.get(ref)?.id ?? ref),
   }
 }
 
@@ -182,7 +187,7 @@ export interface Inconsistency {
  */
 export function firstInconsistency(data: Data): Inconsistency | undefined {
   const accountIds = new Set<string>()
-  for (const [index, { account, wallets, payments, payouts }] of data.accounts.entries()) {
+  for (const [index, { account, wallets, payments, payouts, postings }] of data.accounts.entries()) {
     if (accountIds.has(account.id)) return { path: ['accounts', index, 'account', 'id'], problem: `the account id '${account.id}' appears twice` }
     accountIds.add(account.id)
     const walletIds = new Set<string>()
@@ -201,6 +206,8 @@ export function firstInconsistency(data: Data): Inconsistency | undefined {
       const missing = payout.payment_ids.find((id) => !paymentIds.has(id))
       if (missing) return { path: ['accounts', index, 'payouts', p, 'payment_ids'], problem: `no payment '${missing}' in account '${account.id}'` }
     }
+    const unposted = firstPostingsInconsistency(postings, wallets)
+    if (unposted) return { path: ['accounts', index, ...unposted.path], problem: unposted.problem }
   }
   const keys = new Set<string>()
   for (const [index, key] of data.keys.entries()) {

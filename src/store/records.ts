@@ -1,6 +1,7 @@
 import type { Network } from '../chain/networks.js'
 import type { Rng } from '../rng.js'
 import type { PaymentIndex } from './payment-index.js'
+import type { PostingsLog } from './postings-log.js'
 
 /** What the ledger keeps. Wire shapes are rendered from these by `http/present.ts`. */
 
@@ -48,9 +49,9 @@ export interface WalletRecord {
   metadata: Metadata
   created_at: string
   updated_at: string
-  /** Base units. */
+  /** Base units. A cache of the postings on `<id>:available`, changed only by src/ledger/balances.ts. */
   available: bigint
-  /** Base units held by payments that are not final yet. */
+  /** Base units held by payments that are not final yet: a cache of the postings on `<id>:locked`. */
   locked: bigint
 }
 
@@ -149,4 +150,6 @@ export interface AccountState {
   whitelist: Map<string, WhitelistRecord>
   webhooks: Map<string, WebhookEndpointRecord>
   idempotency: Map<string, IdempotencyRecord>
+  /** Every movement of money, append-only; wallet balances are its cache. */
+  postings: PostingsLog
 }

@@ -1,0 +1,168 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { loadConfig } from '../../src/config.js'
+import { deposit, lock, post, settle } from '../../src/ledger/balances.js'
+import { findLedgerViolations } from '../../src/ledger/ledger-check.js'
+import { silentLogger } from '../../src/logger.js'
+import { createSandbox, type Sandbox } from '../../src/sandbox.js'
+import { parseAccount } from '../../src/store/ledger-accounts.js'
+import { PostingsLog } from '../../src/store/postings-log.js'
+import type { AccountState, WalletRecord } from '../../src/store/records.js'
+
+const DEFAULT_KEY = 'sk_test_sandbox_default_key'
+const ETH_RECIPIENT = '0x52908400098527886E0F7030069857D2E4169EE7'
+
+describe('the postings log', () => {
+  it('keeps transactions in order with their cause, reference, time and lines', () => {
+    const log = new PostingsLog()
+    expect(log.append('deposit', '0xabc', 1000, [{ account: 'external:polygon:USDC', amount: -5n }, { account: 'wal_a:available', amount: 5n }])).toBe(1)
+    expect(log.append('payment.created', 'pay_1', 2000, [{ account: 'wal_a:available', amount: -3n }, { account: 'wal_a:locked', amount: 3n }])).toBe(2)
+    expect(log.size).toBe(2)
+    expect(log.transaction(2)).toEqual({ id: 2, cause: 'payment.created', ref: 'pay_1', at: 2000, lines: [{ account: 'wal_a:available', amount: -3n }, { account: 'wal_a:locked', amount: 3n }] })
+    expect([...log].map((tx) => tx.id)).toEqual([1, 2])
+    expect(() => log.transaction(3)).toThrow(RangeError)
+    expect(log.balances()).toEqual(new Map([['external:polygon:USDC', -5n], ['wal_a:available', 2n], ['wal_a:locked', 3n]]))
+  })
+
+  it('keeps amounts far beyond 64 bits exactly, negative ones included (ETH has 18 decimals)', () => {
+    const log = new PostingsLog()
+    const amounts = [2n ** 64n + 1n, 250_000_000_000_000_000_000n, 2n ** 100n - 7n, 1n, 2n ** 63n]
+    for (const amount of amounts) log.append('deposit', 'x', 0, [{ account: 'external:ethereum:ETH', amount: -amount }, { account: 'wal_e:available', amount }])
+    expect([...log].flatMap((tx) => tx.lines.map((line) => line.amount))).toEqual(amounts.flatMap((amount) => [-amount, amount]))
+    expect(log.balances().get('wal_e:available')).toBe(amounts.reduce((a, b) => a + b))
+  })
+
+  it('grows past its first capacity without losing a line', () => {
+    const log = new PostingsLog()
+    for (let i = 1; i <= 1000; i++) log.append('deposit', `r${i}`, i, [{ account: 'external:solana:SOL', amount: -BigInt(i) }, { account: `wal_${i % 7}:available`, amount: BigInt(i) }])
+    expect(log.size).toBe(1000)
+    expect(log.transaction(777)).toMatchObject({ ref: 'r777', at: 777, lines: [{ amount: -777n }, { account: 'wal_0:available', amount: 777n }] })
+    expect([...log.balances().values()].reduce((a, b) => a + b)).toBe(0n)
+  })
+
+  it('names ledger accounts: two per wallet and one external per network and currency', () => {
+    expect(parseAccount('wal_8Hn2QeR5tYw9LmK3vB7xZc1D:locked')).toEqual({ kind: 'wallet', walletId: 'wal_8Hn2QeR5tYw9LmK3vB7xZc1D', bucket: 'locked' })
+    expect(parseAccount('external:stellar:XLM')).toEqual({ kind: 'external', network: 'stellar', currency: 'XLM' })
+    expect(parseAccount('wal_x:pending')).toBeUndefined()
+    expect(parseAccount('treasury')).toBeUndefined()
+  })
+})
+
+let sandbox: Sandbox
+let account: AccountState
+/** A sandbox with a manual clock and manual settlement, and its default account. */
+async function startLedger() {
+  sandbox = await createSandbox(loadConfig({ flags: { clock: 'manual', settle: 'manual', quiet: true, seed: 'postings-test' } }), { logger: silentLogger })
+  account = sandbox.store.accounts.get(sandbox.store.keys.get(DEFAULT_KEY)!.account_id)!
+}
+
+describe('posting money', () => {
+  beforeEach(startLedger)
+  afterEach(() => sandbox.close())
+
+  const treasury = (network: string, currency: string): WalletRecord => [...account.wallets.values()].find((w) => w.type === 'institutional' && w.network === network && w.currency === currency)!
+  const last = () => account.postings.transaction(account.postings.size)
+
+  it('seeds every funded wallet with an opening balance from outside, so the books start sound', () => {
+    const funded = [...account.wallets.values()].filter((wallet) => wallet.available > 0n)
+    const openings = [...account.postings].filter((tx) => tx.cause === 'opening_balance')
+    expect(openings.map((tx) => tx.ref)).toEqual(funded.map((wallet) => wallet.id))
+    const eth = treasury('ethereum', 'ETH')
+    expect(openings.find((tx) => tx.ref === eth.id)!.lines).toEqual([
+      { account: 'external:ethereum:ETH', amount: -eth.available },
+      { account: `${eth.id}:available`, amount: eth.available },
+    ])
+    expect(findLedgerViolations(account)).toEqual([])
+  })
+
+  it('posts each step of a payment: lock at creation, then out to the external account at completion', () => {
+    const eth = treasury('ethereum', 'ETH')
+    const payment = sandbox.services.payments.create(account, { amount: '12.5', currency: 'ETH', source_wallet: eth.id, recipient: ETH_RECIPIENT, metadata: {} })
+    expect(last()).toMatchObject({ cause: 'payment.created', ref: payment.id, at: Date.parse('2026-01-01T00:00:00.000Z') })
+    expect(last().lines).toEqual([
+      { account: `${eth.id}:available`, amount: -12_500_000_000_000_000_000n },
+      { account: `${eth.id}:locked`, amount: 12_500_000_000_000_000_000n },
+    ])
+    sandbox.services.payments.complete(account, payment)
+    expect(last()).toMatchObject({ cause: 'payment.completed', ref: payment.id })
+    expect(last().lines).toEqual([
+      { account: `${eth.id}:locked`, amount: -12_500_000_000_000_000_000n },
+      { account: 'external:ethereum:ETH', amount: 12_500_000_000_000_000_000n },
+    ])
+    expect(findLedgerViolations(account)).toEqual([])
+  })
+
+  it('posts a whole bulk payout’s lock as one transaction, and each item’s outcome as its own', () => {
+    const usdc = treasury('polygon', 'USDC')
+    const size = account.postings.size
+    const payout = sandbox.services.payouts.create(account, { source_wallet: usdc.id, currency: 'USDC', metadata: {}, items: [{ amount: '1', recipient: ETH_RECIPIENT, metadata: {} }, { amount: '2.5', recipient: ETH_RECIPIENT, metadata: {} }] })
+    expect(account.postings.size).toBe(size + 1)
+    expect(last()).toMatchObject({ cause: 'payout.created', ref: payout.id, lines: [{ amount: -3_500_000n }, { amount: 3_500_000n }] })
+    sandbox.services.payments.fail(account, account.payments.get(payout.payment_ids[1]!)!, 'network_congestion')
+    expect(last()).toMatchObject({ cause: 'payment.failed', ref: payout.payment_ids[1], lines: [{ account: `${usdc.id}:locked`, amount: -2_500_000n }, { account: `${usdc.id}:available`, amount: 2_500_000n }] })
+    expect(findLedgerViolations(account)).toEqual([])
+  })
+
+  it('refuses an unbalanced transaction, a posting to an unknown account, or an overdraft, and changes nothing', () => {
+    const usdc = treasury('polygon', 'USDC')
+    const before = { size: account.postings.size, available: usdc.available, locked: usdc.locked }
+    const reason = { cause: 'deposit' as const, ref: 'test', at: 0 }
+    expect(() => post(account, reason, [{ account: `${usdc.id}:available`, amount: 5n }])).toThrow(/polygon:USDC sums to 5/)
+    expect(() => post(account, reason, [{ account: 'external:polygon:USDC', amount: -5n }, { account: 'wal_nobody:available', amount: 5n }])).toThrow(/no ledger account wal_nobody/)
+    expect(() => post(account, reason, [{ account: 'external:solana:USDC', amount: -5n }, { account: `${usdc.id}:available`, amount: 5n }])).toThrow(/sums to/)
+    expect(() => lock(account, usdc, usdc.available + 1n, { cause: 'payment.created', ref: 'pay_x', at: 0 })).toThrow(/would fall to -1/)
+    expect({ size: account.postings.size, available: usdc.available, locked: usdc.locked }).toEqual(before)
+  })
+
+  it('moves an internal payment from the source’s locked into the recipient’s available', () => {
+    const usdc = treasury('solana', 'USDC')
+    const recipient = sandbox.services.wallets.create(account, { name: 'r', network: 'solana', currency: 'USDC', type: 'user', metadata: {} })
+    deposit(account, usdc, 10n, 'sender', 0)
+    lock(account, usdc, 10n, { cause: 'payment.created', ref: 'pay_y', at: 0 })
+    settle(account, usdc, 10n, recipient, { cause: 'payment.completed', ref: 'pay_y', at: 0 })
+    expect(last().lines).toEqual([{ account: `${usdc.id}:locked`, amount: -10n }, { account: `${recipient.id}:available`, amount: 10n }])
+    expect(recipient.available).toBe(10n)
+  })
+})
+
+describe('the ledger checker', () => {
+  beforeEach(startLedger)
+  afterEach(() => sandbox.close())
+
+  const someWallet = () => [...account.wallets.values()].find((w) => w.available > 0n)!
+
+  it('finds nothing wrong in a fresh account', () => {
+    expect(findLedgerViolations(account)).toEqual([])
+  })
+
+  it('catches a cached balance that its postings do not add up to', () => {
+    const wallet = someWallet()
+    wallet.available += 1n
+    expect(findLedgerViolations(account)).toEqual([`wallet ${wallet.id}: cached available ${wallet.available} differs from its postings, ${wallet.available - 1n}`])
+  })
+
+  it('catches a transaction that does not sum to zero, and the money it creates', () => {
+    const wallet = someWallet()
+    account.postings.append('deposit', 'forged', 0, [{ account: `${wallet.id}:locked`, amount: 7n }])
+    wallet.locked += 7n // the cache agrees, so only the books show it
+    const asset = `${wallet.network}:${wallet.currency}`
+    expect(findLedgerViolations(account)).toEqual([
+      `transaction ${account.postings.size} (deposit forged) does not balance: ${asset} sums to 7`,
+      `${asset} is not conserved: the ledger accounts sum to 7, not 0`,
+    ])
+  })
+
+  it('catches a negative balance and a posting to an account that does not exist', () => {
+    const wallet = someWallet()
+    const units = wallet.available
+    account.postings.append('payment.created', 'pay_z', 0, [{ account: `${wallet.id}:available`, amount: -(units + 1n) }, { account: `${wallet.id}:locked`, amount: units + 1n }])
+    wallet.available = -1n
+    wallet.locked = units + 1n
+    account.postings.append('deposit', 'ghost', 0, [{ account: 'external:polygon:USDC', amount: -1n }, { account: 'wal_ghost:available', amount: 1n }])
+    expect(findLedgerViolations(account)).toEqual([
+      `transaction ${account.postings.size} (deposit ghost) posts to wal_ghost:available, which is no ledger account`,
+      `transaction ${account.postings.size} (deposit ghost) does not balance: polygon:USDC sums to -1`,
+      'polygon:USDC is not conserved: the ledger accounts sum to -1, not 0',
+      `wallet ${wallet.id}: available is negative (-1)`,
+    ])
+  })
+})
