@@ -47,7 +47,7 @@ export class SchemaComponents {
 /**
  * Valid JSON Schema that the common OpenAPI tools misread, rewritten where zod renders it (CONTRACT.md
  * section 14): Prism, Spectral and Portman cannot read `prefixItems`, so a tuple becomes `items` with
- * `minItems`/`maxItems` (its members' schemas merged with `anyOf`, the order is in the description);
+ * `minItems`/`maxItems` (distinct member schemas joined with `anyOf`; validation keeps the tuple);
  * and `.int()` alone renders the safe-integer range, whose negative minimum reads as "may be
  * negative" in tools: an integer's real bounds are given by its schema (`.nonnegative()`, `.min()`).
  */
