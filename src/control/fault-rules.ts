@@ -6,7 +6,7 @@ import type { Store } from '../store/store.js'
 
 /**
  * Fault rules (CONTRACT.md sections 10 and 13): "the next 2 POSTs to /v1/payments lose their
- * connection after the payment is made". The per-request decision lives in `http/faults.ts`.
+ * connection after the payment is made". The per-request decision lives in `http/middleware/faults.ts`.
  */
 
 export const FAULT_KINDS = ['latency', 'error', 'drop', 'commit_then_drop', 'timeout'] as const

@@ -7,7 +7,7 @@ import { toBaseUnits } from '../money.js'
 import { createRng, forkRngState, restoreRng } from '../rng.js'
 import { PaymentIndex } from '../store/payment-index.js'
 import { PostingsLog } from '../store/postings-log.js'
-import type { AccountState, KeyRecord, KeyType, Scope, WalletRecord } from '../store/records.js'
+import type { AccountState, KeyRecord, KeyType, Scope, WalletRecord } from '../model/records.js'
 import type { Store } from '../store/store.js'
 import { openBalance } from './balances.js'
 

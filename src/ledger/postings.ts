@@ -2,7 +2,7 @@ import { ASSETS } from '../chain/networks.js'
 import { formatAmount } from '../money.js'
 import { resolveAccount, walletAccount } from '../store/ledger-accounts.js'
 import type { LedgerTransaction } from '../store/postings-log.js'
-import type { AccountState } from '../store/records.js'
+import type { AccountState } from '../model/records.js'
 
 /** Reading an account's postings (the control API's `GET /_sandbox/accounts/{id}/postings`). */
 

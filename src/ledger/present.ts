@@ -1,6 +1,6 @@
 import { ASSETS } from '../chain/networks.js'
 import { formatAmount } from '../money.js'
-import type { PaymentRecord, PayoutRecord, WalletRecord, WhitelistRecord, WebhookEndpointRecord } from '../store/records.js'
+import type { PaymentRecord, PayoutRecord, WalletRecord, WhitelistRecord, WebhookEndpointRecord } from '../model/records.js'
 
 /** Wire shapes (CONTRACT.md sections 4, 5, 9) rendered from ledger records. */
 

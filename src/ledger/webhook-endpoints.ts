@@ -4,7 +4,7 @@ import { EVENT_TYPES, type EventType } from '../events/bus.js'
 import { generateSecret } from '../events/signing.js'
 import { newId } from '../ids.js'
 import { createRng } from '../rng.js'
-import type { AccountState, WebhookEndpointRecord } from '../store/records.js'
+import type { AccountState, WebhookEndpointRecord } from '../model/records.js'
 import type { Store } from '../store/store.js'
 import { newestFirst } from './page.js'
 

@@ -2,7 +2,7 @@ import { addressKey, describeAddressFormat, isValidAddress, type Network } from 
 import type { Clock } from '../clock.js'
 import { ApiError, echoId, notFound } from '../errors.js'
 import { newId } from '../ids.js'
-import type { AccountState, WhitelistRecord } from '../store/records.js'
+import type { AccountState, WhitelistRecord } from '../model/records.js'
 import type { Store } from '../store/store.js'
 import { newestFirst } from './page.js'
 

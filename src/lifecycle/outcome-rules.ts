@@ -2,11 +2,11 @@ import * as z from 'zod'
 import { addressKey, type Network } from '../chain/networks.js'
 import type { Rng } from '../rng.js'
 import { controlList } from '../store/control-list.js'
-import type { PaymentRecord } from '../store/records.js'
+import type { PaymentRecord } from '../model/records.js'
 import type { Store } from '../store/store.js'
 import { toBaseUnits } from '../money.js'
 import { AmountSchema, CurrencySchema, NetworkSchema } from '../schemas/common.js'
-import { FAILURE_CODES, type FailureCode } from '../ledger/failures.js'
+import { FAILURE_CODES, type FailureCode } from '../model/failures.js'
 import { FailureCodeSchema } from '../schemas/payment.js'
 
 /** Outcome rules (CONTRACT.md sections 8 and 13): "the next 2 payments to this address fail". */

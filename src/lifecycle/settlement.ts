@@ -4,7 +4,7 @@ import type { Config } from '../config.js'
 import type { Bus } from '../events/bus.js'
 import type { Fixtures } from '../fixtures.js'
 import type { PaymentService } from '../ledger/payments.js'
-import type { AccountState, PaymentRecord } from '../store/records.js'
+import type { AccountState, PaymentRecord } from '../model/records.js'
 import type { Store } from '../store/store.js'
 import type { OutcomeDecider } from './outcomes.js'
 

@@ -1,9 +1,9 @@
 import * as z from 'zod'
 import { FAULT_KINDS } from '../control/fault-rules.js'
-import { isIpEntry } from '../http/auth.js'
-import { FAILURE_CODES } from '../ledger/failures.js'
+import { isIpEntry } from '../access/keys.js'
+import { FAILURE_CODES } from '../model/failures.js'
 import { DataSchema, firstInconsistency } from '../store/data.js'
-import { SCOPES } from '../store/records.js'
+import { SCOPES } from '../model/records.js'
 import { AmountSchema, CountSchema, NetworkSchema, PageQuery, TimestampSchema } from './common.js'
 import { FailureCodeSchema } from './payment.js'
 

@@ -5,7 +5,7 @@ import { OutcomeRuleSchema } from '../lifecycle/outcome-rules.js'
 import { restoreRng, type RngState } from '../rng.js'
 import { PaymentIndex } from './payment-index.js'
 import { firstPostingsInconsistency, postingsFromData, postingsToData, TransactionDataSchema } from './postings-data.js'
-import { SCOPES, type AccountState, type KeyRecord, type PaymentRecord, type WalletRecord } from './records.js'
+import { SCOPES, type AccountState, type KeyRecord, type PaymentRecord, type WalletRecord } from '../model/records.js'
 
 /**
  * The ledger as it is written to `--data-file` (and returned by snapshots): plain JSON, base units

@@ -1,7 +1,7 @@
 import { validate, compileErrors } from '@readme/openapi-parser'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { describeApi } from '../../src/cli-openapi.js'
-import { buildOpenApiDocument, type OpenApiDocument, type ResponseObject } from '../../src/openapi.js'
+import { buildOpenApiDocument, type OpenApiDocument, type ResponseObject } from '../../src/openapi/document.js'
 import { EVENT_TYPES } from '../../src/events/bus.js'
 import { VERSION } from '../../src/version.js'
 import { checkerFor, ConformanceChecker } from '../helpers/conformance.js'

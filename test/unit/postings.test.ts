@@ -6,7 +6,7 @@ import { silentLogger } from '../../src/logger.js'
 import { createSandbox, type Sandbox } from '../../src/sandbox.js'
 import { parseAccount } from '../../src/store/ledger-accounts.js'
 import { PostingsLog } from '../../src/store/postings-log.js'
-import type { AccountState, WalletRecord } from '../../src/store/records.js'
+import type { AccountState, WalletRecord } from '../../src/model/records.js'
 
 const DEFAULT_KEY = 'sk_test_sandbox_default_key'
 const ETH_RECIPIENT = '0x52908400098527886E0F7030069857D2E4169EE7'

@@ -1,6 +1,6 @@
-import { EVENT_TYPES } from './events/bus.js'
-import type { SchemaComponents } from './openapi-schemas.js'
-import { EVENT_SCHEMAS } from './schemas/event.js'
+import { EVENT_TYPES } from '../events/bus.js'
+import type { SchemaComponents } from './components.js'
+import { EVENT_SCHEMAS } from '../schemas/event.js'
 
 /**
  * The `webhooks` section of the OpenAPI document (3.1): what the sandbox POSTs to a webhook endpoint

@@ -1,9 +1,9 @@
 import type { Network } from '../chain/networks.js'
 import type { Rng } from '../rng.js'
-import type { PaymentIndex } from './payment-index.js'
-import type { PostingsLog } from './postings-log.js'
+import type { PaymentIndex } from '../store/payment-index.js'
+import type { PostingsLog } from '../store/postings-log.js'
 
-/** What the ledger keeps. Wire shapes are rendered from these by `http/present.ts`. */
+/** What the ledger keeps. Wire shapes are rendered from these by `ledger/present.ts`. */
 
 export const SCOPES = [
   'wallets:read',

@@ -2,7 +2,7 @@ import { DeletedSchema } from '../../schemas/common.js'
 import { WhitelistedAddressIdParams } from '../../schemas/path-params.js'
 import { CreateWhitelistedAddressSchema, ListWhitelistQuery, WhitelistedAddressSchema } from '../../schemas/whitelist.js'
 import { presentWhitelisted } from '../../ledger/present.js'
-import { defineRoute, presentPage } from '../route.js'
+import { defineRoute, presentPage } from '../../http/route.js'
 
 const tag = 'Whitelisted addresses'
 

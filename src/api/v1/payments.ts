@@ -3,8 +3,8 @@ import { CURRENCIES } from '../../chain/networks.js'
 import { PaymentIdParams } from '../../schemas/path-params.js'
 import { CreatePaymentSchema, ListPaymentsQuery, PaymentSchema } from '../../schemas/payment.js'
 import { presentPayment } from '../../ledger/present.js'
-import type { RequestContext } from '../context.js'
-import { defineRoute, presentPage } from '../route.js'
+import type { RequestContext } from '../../http/context.js'
+import { defineRoute, presentPage } from '../../http/route.js'
 
 const tag = 'Payments'
 

@@ -1,7 +1,7 @@
-import type { Clock } from '../clock.js'
-import { ApiError } from '../errors.js'
-import type { AccountState, IdempotencyRecord } from '../store/records.js'
-import type { Store } from '../store/store.js'
+import type { Clock } from '../../clock.js'
+import { ApiError } from '../../errors.js'
+import type { AccountState, IdempotencyRecord } from '../../model/records.js'
+import type { Store } from '../../store/store.js'
 import type { RawBody } from './body.js'
 
 const DAY_MS = 24 * 60 * 60 * 1000

@@ -1,9 +1,9 @@
 import type { Request, Response } from 'express'
-import type { Config } from '../config.js'
-import type { FaultKind, FaultRules } from '../control/fault-rules.js'
-import { ApiError } from '../errors.js'
-import { createRng } from '../rng.js'
-import type { RequestContext } from './context.js'
+import type { Config } from '../../config.js'
+import type { FaultKind, FaultRules } from '../../control/fault-rules.js'
+import { ApiError } from '../../errors.js'
+import { createRng } from '../../rng.js'
+import type { RequestContext } from '../context.js'
 
 /** Faults that end a request without an answer; the pipeline decides when (before or after the handler). */
 export type ConnectionFault = 'drop' | 'commit_then_drop' | 'timeout'

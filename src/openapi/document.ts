@@ -1,9 +1,9 @@
 import type { z } from 'zod'
-import { ERRORS, type ErrorCode } from './errors.js'
-import type { AnyRoute } from './http/route.js'
-import { SchemaComponents, type JsonSchema } from './openapi-schemas.js'
-import { webhookOperations } from './openapi-webhooks.js'
-import { ErrorBodySchema, PaginationSchema } from './schemas/common.js'
+import { ERRORS, type ErrorCode } from '../errors.js'
+import type { AnyRoute } from '../http/route.js'
+import { SchemaComponents, type JsonSchema } from './components.js'
+import { webhookOperations } from './webhooks.js'
+import { ErrorBodySchema, PaginationSchema } from '../schemas/common.js'
 
 /**
  * The OpenAPI 3.1 document of the sandbox, generated from the route objects: the same zod schemas

@@ -1,7 +1,7 @@
 import { presentPayout } from '../../ledger/present.js'
 import { PayoutIdParams } from '../../schemas/path-params.js'
 import { CreatePayoutSchema, ListPayoutsQuery, PayoutSchema } from '../../schemas/payout.js'
-import { defineRoute, presentPage } from '../route.js'
+import { defineRoute, presentPage } from '../../http/route.js'
 
 const tag = 'Payouts'
 

@@ -1,5 +1,5 @@
-import { defineRoute } from '../http/route.js'
-import { RestoreResultSchema, SnapshotSchema } from '../schemas/control.js'
+import { defineRoute } from '../../http/route.js'
+import { RestoreResultSchema, SnapshotSchema } from '../../schemas/control.js'
 
 const tag = 'Sandbox control'
 const auth = 'control' as const

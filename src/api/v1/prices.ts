@@ -1,7 +1,7 @@
 import { ApiError } from '../../errors.js'
 import { PriceListSchema, PricesQuery } from '../../schemas/price.js'
-import type { PriceModel } from '../../stream/prices.js'
-import { defineRoute } from '../route.js'
+import type { PriceModel } from '../../market/prices.js'
+import { defineRoute } from '../../http/route.js'
 
 /**
  * `GET /v1/prices`: the same quotes as the stream's `prices` channel, at the current sandbox time.

@@ -1,7 +1,7 @@
 import * as z from 'zod'
-import { buildOpenApiDocument, type OpenApiDocument } from '../../openapi.js'
+import { buildOpenApiDocument, type OpenApiDocument } from '../../openapi/document.js'
 import { VERSION } from '../../version.js'
-import { defineRoute, type AnyRoute } from '../route.js'
+import { defineRoute, type AnyRoute } from '../../http/route.js'
 
 const OpenApiDocumentSchema = z
   .looseObject({

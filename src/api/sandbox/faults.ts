@@ -1,10 +1,10 @@
 import * as z from 'zod'
-import { ApiError, echoId } from '../errors.js'
-import { defineRoute } from '../http/route.js'
-import { CountSchema } from '../schemas/common.js'
-import { FaultIdParams } from '../schemas/path-params.js'
-import { ListRequestsQuery, RequestJournalEntrySchema } from '../schemas/control.js'
-import { CreateFaultSchema, FaultSchema } from './fault-rules.js'
+import { ApiError, echoId } from '../../errors.js'
+import { defineRoute } from '../../http/route.js'
+import { CountSchema } from '../../schemas/common.js'
+import { FaultIdParams } from '../../schemas/path-params.js'
+import { ListRequestsQuery, RequestJournalEntrySchema } from '../../schemas/control.js'
+import { CreateFaultSchema, FaultSchema } from '../../control/fault-rules.js'
 
 const tag = 'Sandbox control'
 const auth = 'control' as const

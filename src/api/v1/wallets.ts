@@ -1,7 +1,7 @@
 import { WalletIdParams } from '../../schemas/path-params.js'
 import { BalanceSchema, CreateWalletSchema, ListWalletsQuery, UpdateWalletSchema, WalletSchema } from '../../schemas/wallet.js'
 import { presentBalance, presentWallet } from '../../ledger/present.js'
-import { defineRoute, presentPage } from '../route.js'
+import { defineRoute, presentPage } from '../../http/route.js'
 
 const tag = 'Wallets'
 

@@ -1,8 +1,8 @@
-import { ApiError, echoId } from '../errors.js'
-import type { WebhookEngine } from '../events/webhooks.js'
-import { defineRoute } from '../http/route.js'
-import { DeliveryIdParams } from '../schemas/path-params.js'
-import { DeliverySchema, ListDeliveriesQuery } from '../schemas/webhook.js'
+import { ApiError, echoId } from '../../errors.js'
+import type { WebhookEngine } from '../../events/webhooks.js'
+import { defineRoute } from '../../http/route.js'
+import { DeliveryIdParams } from '../../schemas/path-params.js'
+import { DeliverySchema, ListDeliveriesQuery } from '../../schemas/webhook.js'
 
 const tag = 'Sandbox control'
 

@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express'
-import { matchesPath } from '../control/fault-rules.js'
+import { matchesPath } from './fault-rules.js'
 import type { RequestJournalEntry } from '../schemas/control.js'
 
 /** How many `/v1` requests the journal keeps; older ones fall off. */

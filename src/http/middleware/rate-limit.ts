@@ -1,5 +1,5 @@
-import { monotonicMs, wallClockSeconds } from '../clock.js'
-import { ApiError } from '../errors.js'
+import { monotonicMs, wallClockSeconds } from '../../clock.js'
+import { ApiError } from '../../errors.js'
 
 const WINDOW_MS = 1000
 

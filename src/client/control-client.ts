@@ -1,6 +1,6 @@
 import type { z } from 'zod'
-import type { FailureCode } from '../ledger/failures.js'
-import type { CreateFaultSchema, FaultSchema } from './fault-rules.js'
+import type { FailureCode } from '../model/failures.js'
+import type { CreateFaultSchema, FaultSchema } from '../control/fault-rules.js'
 import type { CreateOutcomeRuleSchema, OutcomeRuleSchema } from '../lifecycle/outcome-rules.js'
 import type { ClockSchema, CreatedKeySchema, CreateKeySchema, MagicAddressSchema, RequestJournalEntrySchema, ResetResultSchema, RestoreResultSchema, SnapshotSchema } from '../schemas/control.js'
 import type { PaymentSchema } from '../schemas/payment.js'

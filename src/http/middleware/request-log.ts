@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express'
-import { wallClockMs } from '../clock.js'
+import { wallClockMs } from '../../clock.js'
 
 /** One answered request, as the request log records it. Never holds a whole API key. */
 export interface RequestLogEntry {

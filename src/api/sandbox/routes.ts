@@ -1,15 +1,15 @@
 import * as z from 'zod'
-import { wallClockMs } from '../clock.js'
-import { ApiError, echoId } from '../errors.js'
-import { defineRoute } from '../http/route.js'
-import { CountSchema } from '../schemas/common.js'
+import { wallClockMs } from '../../clock.js'
+import { ApiError, echoId } from '../../errors.js'
+import { defineRoute } from '../../http/route.js'
+import { CountSchema } from '../../schemas/common.js'
 import {
   AccountSchema, AdvanceClockSchema, ClockSchema, CreatedKeySchema, CreateKeySchema, ListAccountsQuery, PatchAccountSchema, ResetResultSchema, ResetSchema,
-} from '../schemas/control.js'
-import type { AppDeps } from '../http/context.js'
-import { AccountIdParams } from '../schemas/path-params.js'
-import { VERSION } from '../version.js'
-import { paymentControlRoutes } from './payment-routes.js'
+} from '../../schemas/control.js'
+import type { AppDeps } from '../../http/context.js'
+import { AccountIdParams } from '../../schemas/path-params.js'
+import { VERSION } from '../../version.js'
+import { paymentControlRoutes } from './payments.js'
 
 const tag = 'Sandbox control'
 const startedAt = wallClockMs()

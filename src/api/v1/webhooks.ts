@@ -8,7 +8,7 @@ import {
   WebhookEndpointSchema,
 } from '../../schemas/webhook.js'
 import { presentWebhookEndpoint } from '../../ledger/present.js'
-import { defineRoute, presentPage } from '../route.js'
+import { defineRoute, presentPage } from '../../http/route.js'
 
 const tag = 'Webhook endpoints'
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http'
-import { ApiError, echoId } from '../errors.js'
-import { MAX_JSON_DEPTH, nestsDeeperThan } from './json-depth.js'
+import { ApiError, echoId } from '../../errors.js'
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../schemas/json-depth.js'
 
 export type RawBody =
   | { kind: 'empty' }
