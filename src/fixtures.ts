@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as z from 'zod'
-import { NETWORKS } from './chain/networks.js'
+import { NETWORKS } from './model/networks.js'
 import { SCOPES } from './model/records.js'
 
 /** Where the fixtures shipped with the package live (`fixtures/` next to `src/` or `dist/`). */

@@ -1,7 +1,8 @@
 import { BlockList, isIPv4, isIPv6 } from 'node:net'
 import { ApiError } from '../errors.js'
 import type { Accounts } from '../ledger/accounts.js'
-import type { AccountState, KeyRecord, Scope } from '../model/records.js'
+import type { KeyRecord, Scope } from '../model/records.js'
+import type { AccountState } from '../store/account-state.js'
 import type { Store } from '../store/store.js'
 
 const SECRET_KEY = /^sk_test_[A-Za-z0-9_]{8,}$/

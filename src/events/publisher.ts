@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.js'
 import { newId } from '../ids.js'
-import type { AccountState } from '../model/records.js'
+import type { AccountState } from '../store/account-state.js'
 import type { Bus, EventType, SandboxEvent, WalletNotification } from './bus.js'
 
 /** Builds API events and wallet notifications and puts them on the bus. */

@@ -5,7 +5,7 @@ import { assertIpAllowed, assertScope, bearerKey, resolveKey } from '../access/k
 import { readBody, type RawBody } from './middleware/body.js'
 import type { AppDeps, RequestContext } from './context.js'
 import type { IdempotencyRecord } from '../model/records.js'
-import type { HttpServices } from './app.js'
+import type { HttpServices } from './services.js'
 import { renderError, renderList, renderResource, send, type Rendered } from './respond.js'
 import type { AnyRoute, ListResult } from './route.js'
 import { parseOrThrow } from '../schemas/validate.js'

@@ -1,4 +1,4 @@
-import { ASSETS } from '../chain/networks.js'
+import { ASSETS } from '../model/networks.js'
 import { formatAmount } from '../money.js'
 import type { PaymentRecord, PayoutRecord, WalletRecord, WhitelistRecord, WebhookEndpointRecord } from '../model/records.js'
 

@@ -1,10 +1,11 @@
 import type { Clock } from '../clock.js'
 import { notFound } from '../errors.js'
 import { EVENT_TYPES, type EventType } from '../events/bus.js'
-import { generateSecret } from '../events/signing.js'
+import { generateSecret } from '../events/secret.js'
 import { newId } from '../ids.js'
 import { createRng } from '../rng.js'
-import type { AccountState, WebhookEndpointRecord } from '../model/records.js'
+import type { WebhookEndpointRecord } from '../model/records.js'
+import type { AccountState } from '../store/account-state.js'
 import type { Store } from '../store/store.js'
 import { newestFirst } from './page.js'
 

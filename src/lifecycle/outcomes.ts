@@ -1,9 +1,11 @@
-import { addressKey, type Network } from '../chain/networks.js'
+import { addressKey } from '../chain/networks.js'
+import { type Network } from '../model/networks.js'
 import type { Fixtures } from '../fixtures.js'
 import type { FailureCode } from '../model/failures.js'
 import { DEFAULT_FAILURE_CODE } from '../model/failures.js'
 import { decimalsOf } from '../ledger/present.js'
-import type { AccountState, PaymentRecord, SettlementPlan } from '../model/records.js'
+import type { PaymentRecord, SettlementPlan } from '../model/records.js'
+import type { AccountState } from '../store/account-state.js'
 import type { OutcomeRules } from './outcome-rules.js'
 import type { Screening } from './screening.js'
 

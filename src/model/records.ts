@@ -1,7 +1,4 @@
-import type { Network } from '../chain/networks.js'
-import type { Rng } from '../rng.js'
-import type { PaymentIndex } from '../store/payment-index.js'
-import type { PostingsLog } from '../store/postings-log.js'
+import type { Network } from './networks.js'
 
 /** What the ledger keeps. Wire shapes are rendered from these by `ledger/present.ts`. */
 
@@ -137,19 +134,4 @@ export interface IdempotencyRecord {
   request_id: string
   created_at: string
   expires_at: number
-}
-
-/** One tenant: everything it owns lives here, so isolation is a matter of looking in one place. */
-export interface AccountState {
-  account: AccountRecord
-  rng: Rng
-  wallets: Map<string, WalletRecord>
-  payments: PaymentIndex
-  /** In creation order. */
-  payouts: Map<string, PayoutRecord>
-  whitelist: Map<string, WhitelistRecord>
-  webhooks: Map<string, WebhookEndpointRecord>
-  idempotency: Map<string, IdempotencyRecord>
-  /** Every movement of money, append-only; wallet balances are its cache. */
-  postings: PostingsLog
 }

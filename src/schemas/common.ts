@@ -1,6 +1,6 @@
 import { whenPresent } from './messages.js'
 import * as z from 'zod'
-import { CURRENCIES, NETWORKS } from '../chain/networks.js'
+import { CURRENCIES, NETWORKS } from '../model/networks.js'
 import { AMOUNT_PATTERN } from '../money.js'
 import { echo, ERRORS, type ErrorCode } from '../errors.js'
 

@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import { FAULT_KINDS } from '../control/fault-rules.js'
+import { FAULT_KINDS } from './faults.js'
 import { isIpEntry } from '../access/keys.js'
 import { FAILURE_CODES } from '../model/failures.js'
 import { DataSchema, firstInconsistency } from '../store/data.js'

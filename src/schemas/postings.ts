@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import { NETWORKS } from '../chain/networks.js'
+import { NETWORKS } from '../model/networks.js'
 import { CAUSES } from '../store/postings-log.js'
 import { PageQuery, TimestampSchema } from './common.js'
 

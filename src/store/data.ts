@@ -1,11 +1,12 @@
 import * as z from 'zod'
-import { NETWORKS } from '../chain/networks.js'
-import { FaultSchema } from '../control/fault-rules.js'
-import { OutcomeRuleSchema } from '../lifecycle/outcome-rules.js'
+import { NETWORKS } from '../model/networks.js'
+import { FaultSchema } from '../schemas/faults.js'
+import { OutcomeRuleSchema } from '../schemas/outcome-rules.js'
 import { restoreRng, type RngState } from '../rng.js'
 import { PaymentIndex } from './payment-index.js'
 import { firstPostingsInconsistency, postingsFromData, postingsToData, TransactionDataSchema } from './postings-data.js'
-import { SCOPES, type AccountState, type KeyRecord, type PaymentRecord, type WalletRecord } from '../model/records.js'
+import { SCOPES, type KeyRecord, type PaymentRecord, type WalletRecord } from '../model/records.js'
+import type { AccountState } from './account-state.js'
 
 /**
  * The ledger as it is written to `--data-file` (and returned by snapshots): plain JSON, base units

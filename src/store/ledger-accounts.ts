@@ -1,4 +1,4 @@
-import { ASSETS, type Network } from '../chain/networks.js'
+import { ASSETS, type Network } from '../model/networks.js'
 import type { PostingLine } from './postings-log.js'
 
 /**

@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import { ASSETS, type Network } from '../chain/networks.js'
+import { ASSETS, type Network } from '../model/networks.js'
 import { formatAmount } from '../money.js'
 import { openingBalanceLines, resolveAccount, walletAccount } from './ledger-accounts.js'
 import { CAUSES, PostingsLog } from './postings-log.js'

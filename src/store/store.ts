@@ -3,7 +3,8 @@ import type { Low } from 'lowdb'
 import * as z from 'zod'
 import { formatParam } from '../errors.js'
 import { accountFromData, accountToData, DataSchema, emptyData, firstInconsistency, keysFromData, type Data } from './data.js'
-import type { AccountState, KeyRecord } from '../model/records.js'
+import type { KeyRecord } from '../model/records.js'
+import type { AccountState } from './account-state.js'
 
 /**
  * All state of one sandbox process, in memory; with a data file, also on disk. Changes go

@@ -11,7 +11,7 @@ import { ListPayoutsQuery, PayoutSchema } from '../../schemas/payout.js'
 import { BalanceSchema, ListWalletsQuery, WalletSchema } from '../../schemas/wallet.js'
 import { ListWebhookEndpointsQuery, WebhookEndpointSchema } from '../../schemas/webhook.js'
 import { ListWhitelistQuery, WhitelistedAddressSchema } from '../../schemas/whitelist.js'
-import type { AccountState } from '../../model/records.js'
+import type { AccountState } from '../../store/account-state.js'
 
 const tag = 'Sandbox control'
 const auth = 'control' as const

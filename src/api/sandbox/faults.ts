@@ -4,7 +4,7 @@ import { defineRoute } from '../../http/route.js'
 import { CountSchema } from '../../schemas/common.js'
 import { FaultIdParams } from '../../schemas/path-params.js'
 import { ListRequestsQuery, RequestJournalEntrySchema } from '../../schemas/control.js'
-import { CreateFaultSchema, FaultSchema } from '../../control/fault-rules.js'
+import { CreateFaultSchema, FaultSchema } from '../../schemas/faults.js'
 
 const tag = 'Sandbox control'
 const auth = 'control' as const

@@ -1,5 +1,5 @@
 import { ApiError } from '../../errors.js'
-import { CURRENCIES } from '../../chain/networks.js'
+import { CURRENCIES } from '../../model/networks.js'
 import { PaymentIdParams } from '../../schemas/path-params.js'
 import { CreatePaymentSchema, ListPaymentsQuery, PaymentSchema } from '../../schemas/payment.js'
 import { presentPayment } from '../../ledger/present.js'

@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express'
 import type { Config } from '../../config.js'
-import type { FaultKind, FaultRules } from '../../control/fault-rules.js'
+import type { FaultRules } from '../../control/fault-rules.js'
+import type { FaultKind } from '../../schemas/faults.js'
 import { ApiError } from '../../errors.js'
 import { createRng } from '../../rng.js'
 import type { RequestContext } from '../context.js'

@@ -1,6 +1,7 @@
 import type { Clock } from '../../clock.js'
 import { ApiError } from '../../errors.js'
-import type { AccountState, IdempotencyRecord } from '../../model/records.js'
+import type { IdempotencyRecord } from '../../model/records.js'
+import type { AccountState } from '../../store/account-state.js'
 import type { Store } from '../../store/store.js'
 import type { RawBody } from './body.js'
 
