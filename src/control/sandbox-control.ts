@@ -8,7 +8,7 @@ import type { Screening } from '../lifecycle/screening.js'
 import type { PaymentRecord, WalletRecord } from '../model/records.js'
 import type { AccountState } from '../store/account-state.js'
 import { forkRngState, type RngState } from '../rng.js'
-import type { Data } from '../store/data.js'
+import type { Data } from '../schemas/data-file.js'
 import type { Store } from '../store/store.js'
 import type { FaultRules } from './fault-rules.js'
 

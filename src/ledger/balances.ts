@@ -1,5 +1,5 @@
-import { externalAccount, openingBalanceLines, resolveAccount, walletAccount, type Bucket } from '../store/ledger-accounts.js'
-import type { Cause, PostingLine } from '../store/postings-log.js'
+import { externalAccount, openingBalanceLines, resolveAccount, walletAccount, type Bucket } from '../model/ledger-accounts.js'
+import type { Cause, PostingLine } from '../model/postings.js'
 import type { WalletRecord } from '../model/records.js'
 import type { AccountState } from '../store/account-state.js'
 

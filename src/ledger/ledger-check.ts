@@ -1,4 +1,4 @@
-import { resolveAccount, walletAccount } from '../store/ledger-accounts.js'
+import { resolveAccount, walletAccount } from '../model/ledger-accounts.js'
 import type { AccountState } from '../store/account-state.js'
 
 /**

@@ -1,7 +1,7 @@
 import { ASSETS } from '../model/networks.js'
 import { formatAmount } from '../money.js'
-import { resolveAccount, walletAccount } from '../store/ledger-accounts.js'
-import type { LedgerTransaction } from '../store/postings-log.js'
+import { resolveAccount, walletAccount } from '../model/ledger-accounts.js'
+import type { LedgerTransaction } from '../model/postings.js'
 import type { AccountState } from '../store/account-state.js'
 
 /** Reading an account's postings (the control API's `GET /_sandbox/accounts/{id}/postings`). */

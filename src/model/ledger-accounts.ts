@@ -1,5 +1,5 @@
-import { ASSETS, type Network } from '../model/networks.js'
-import type { PostingLine } from './postings-log.js'
+import { ASSETS, type Network } from './networks.js'
+import type { PostingLine } from './postings.js'
 
 /**
  * The ledger accounts of the postings (ARCHITECTURE.md "Money"), named so that a data file reads
