@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.js'
 import { ApiError, notFound } from '../errors.js'
-import type { EventType } from '../events/bus.js'
+import type { EventType } from '../model/events.js'
 import type { Publisher } from '../events/publisher.js'
 import { newId } from '../ids.js'
 import { formatAmount } from '../money.js'

@@ -1,4 +1,4 @@
-import { EVENT_TYPES } from '../events/bus.js'
+import { EVENT_TYPES } from '../model/events.js'
 import type { SchemaComponents } from './components.js'
 import { EVENT_SCHEMAS } from '../schemas/event.js'
 

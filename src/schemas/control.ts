@@ -1,6 +1,6 @@
 import * as z from 'zod'
 import { FAULT_KINDS } from './faults.js'
-import { isIpEntry } from '../access/keys.js'
+import { isIpEntry } from './ip-entry.js'
 import { FAILURE_CODES } from '../model/failures.js'
 import { DataSchema, firstInconsistency } from './data-file.js'
 import { SCOPES } from '../model/records.js'

@@ -1,6 +1,6 @@
 import * as z from 'zod'
 import { ApiError, echo, type ErrorCode } from '../errors.js'
-import type { WalletNotification } from '../events/bus.js'
+import type { WalletNotification } from '../model/events.js'
 import { parseOrThrow } from '../schemas/validate.js'
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../schemas/json-depth.js'
 import type { Quote } from '../market/prices.js'
