@@ -16,7 +16,7 @@ const bundleFile = `${dist}cli.bundle.cjs`
 /**
  * express re-exports body-parser's parsers as it loads, which loads body-parser and, under it,
  * iconv-lite's encoding tables (a third of the bundle). The sandbox never calls those parsers
- * (src/http/body.ts reads request bodies), so the bundle carries a stand-in that loads body-parser
+ * (src/http/middleware/body.ts reads request bodies), so the bundle carries a stand-in that loads body-parser
  * from express's own dependencies on first call.
  */
 const bodyParserOnFirstUse = {

@@ -1,6 +1,6 @@
 import { loadConfig } from './config.js'
 import { silentLogger } from './logger.js'
-import { buildOpenApiDocument, type OpenApiDocument } from './openapi.js'
+import { buildOpenApiDocument, type OpenApiDocument } from './openapi/document.js'
 import { createSandbox } from './sandbox.js'
 import { VERSION } from './version.js'
 

@@ -6,7 +6,7 @@
 export const ERRORS = {
   parameter_invalid: { type: 'invalid_request_error', status: 400 },
   parameter_missing: { type: 'invalid_request_error', status: 400 },
-  // Also a body nesting arrays and objects deeper than MAX_JSON_DEPTH (http/json-depth.ts): it is refused unread.
+  // Also a body nesting arrays and objects deeper than MAX_JSON_DEPTH (schemas/json-depth.ts): it is refused unread.
   invalid_json: { type: 'invalid_request_error', status: 400 },
   resource_missing: { type: 'invalid_request_error', status: 404 },
   route_not_found: { type: 'invalid_request_error', status: 404 },

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as z from 'zod'
-import { NETWORKS } from './chain/networks.js'
-import { SCOPES } from './store/records.js'
+import { NETWORKS } from './model/networks.js'
+import { SCOPES } from './model/records.js'
 
 /** Where the fixtures shipped with the package live (`fixtures/` next to `src/` or `dist/`). */
 export const SHIPPED_FIXTURES_DIR = fileURLToPath(new URL('../fixtures', import.meta.url))
@@ -45,7 +45,7 @@ const MagicFixtureSchema = z.array(
 
 const ScreeningFixtureSchema = z.array(z.object({ network: z.enum(NETWORKS), address: z.string(), reason: z.string() }))
 
-/** The fixture files `loadFixtures` reads, with their schemas (prices.json belongs to src/stream/prices.ts). */
+/** The fixture files `loadFixtures` reads, with their schemas (prices.json belongs to src/market/prices.ts). */
 export const FIXTURE_SCHEMAS = {
   'accounts.json': AccountsFixtureSchema,
   'networks.json': NetworksFixtureSchema,

@@ -1,6 +1,6 @@
 import { ConfigError, ConfigSchema, loadConfig, type Config, type ConfigKey, type SettingNames } from './config.js'
-import { createControlClient, type ControlClient } from './control/client.js'
-import { createRequestLog } from './http/request-log.js'
+import { createControlClient, type ControlClient } from './client/control-client.js'
+import { createRequestLog } from './http/middleware/request-log.js'
 import { describeListenError } from './listen-error.js'
 import { createLogger } from './logger.js'
 import { createSandbox } from './sandbox.js'
@@ -84,12 +84,12 @@ function toFlags(options: StartSandboxOptions): Partial<Record<ConfigKey, unknow
   return flags
 }
 
-export { createControlClient, SandboxControlError } from './control/client.js'
+export { createControlClient, SandboxControlError } from './client/control-client.js'
 export type {
   AccountPaymentFilter, AccountWhitelistFilter, ControlClient, ControlClientOptions, DeliveryFilter, FailPaymentInput, PageOptions, PostingFilter, RequestFilter, SandboxClock, SandboxCreatedKey,
   SandboxCreateKeyInput, SandboxDelivery, SandboxFault, SandboxFaultInput, SandboxHealth, SandboxMagicAddress, SandboxOutcomeRule, SandboxOutcomeRuleInput,
   SandboxPayment, SandboxRequest, SandboxResetResult, SandboxRestoreResult, SandboxSnapshot, SandboxWallet,
   SandboxBalance, SandboxLedgerTransaction, SandboxPayout, SandboxWebhookEndpoint, SandboxWhitelistedAddress,
-} from './control/client.js'
+} from './client/control-client.js'
 export { ConfigError }
 export { VERSION } from './version.js'

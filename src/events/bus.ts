@@ -1,36 +1,6 @@
 import { EventEmitter } from 'node:events'
+import type { SandboxEvent, WalletNotification } from '../model/events.js'
 
-/** An API event (`payment.succeeded`, …): what webhooks deliver. */
-export interface SandboxEvent {
-  id: string
-  object: 'event'
-  type: EventType
-  created_at: string
-  api_version: 'v1'
-  account_id: string
-  data: { object: unknown }
-}
-
-export const EVENT_TYPES = [
-  'payment.created',
-  'payment.processing',
-  'payment.succeeded',
-  'payment.failed',
-  'payout.created',
-  'payout.completed',
-  'payout.failed',
-  'payout.partially_failed',
-] as const
-export type EventType = (typeof EVENT_TYPES)[number]
-
-/** A change to one wallet, for the stream's `wallets` channel. */
-export interface WalletNotification {
-  account_id: string
-  wallet_id: string
-  event: 'balance.updated' | 'payment.updated' | 'deposit.received'
-  data: unknown
-  timestamp: string
-}
 
 interface BusEvents {
   event: [SandboxEvent]

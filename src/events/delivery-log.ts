@@ -1,5 +1,5 @@
 import type { TimerHandle } from '../clock.js'
-import type { EventType } from './bus.js'
+import type { EventType } from '../model/events.js'
 
 /** The control API's record of webhook deliveries (CONTRACT.md section 13), bounded per account. */
 

@@ -1,7 +1,8 @@
 import type { Clock } from '../clock.js'
 import { newId } from '../ids.js'
-import type { AccountState } from '../store/records.js'
-import type { Bus, EventType, SandboxEvent, WalletNotification } from './bus.js'
+import type { AccountState } from '../store/account-state.js'
+import type { Bus } from './bus.js'
+import type { EventType, SandboxEvent, WalletNotification } from '../model/events.js'
 
 /** Builds API events and wallet notifications and puts them on the bus. */
 export interface Publisher {

@@ -1,18 +1,12 @@
 import { createHmac } from 'node:crypto'
-import { createRng, type Rng } from '../rng.js'
+import { createRng } from '../rng.js'
+import { generateSecret, SECRET_PREFIX } from './secret.js'
 
 /**
  * Standard Webhooks signing (https://www.standardwebhooks.com): a secret is `whsec_` + base64 of
  * the key bytes, and a signature is `v1,` + base64 of HMAC-SHA256(key, "<id>.<timestamp>.<body>").
  * The timestamp is passed in, never read here, so that signing is a pure function.
  */
-export const SECRET_PREFIX = 'whsec_'
-
-/** `whsec_` + base64 of 32 bytes from the given generator. */
-export function generateSecret(rng: Rng): string {
-  return SECRET_PREFIX + Buffer.from(rng.bytes(32)).toString('base64')
-}
-
 /** The secret `--webhook-url` endpoints get when `--webhook-secret` is not given: a function of the seed. */
 export const defaultConfiguredSecret = (seed: string): string => generateSecret(createRng(seed, 'webhook-url-secret'))
 

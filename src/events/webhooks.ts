@@ -1,11 +1,12 @@
 import { wallClockSeconds, type Clock } from '../clock.js'
 import { newId } from '../ids.js'
-import { subscribes } from '../ledger/webhook-endpoints.js'
 import type { Logger } from '../logger.js'
 import { createRng, type Rng } from '../rng.js'
 import type { Store } from '../store/store.js'
 import { VERSION } from '../version.js'
-import type { Bus, SandboxEvent } from './bus.js'
+import type { Bus } from './bus.js'
+import type { EventType, SandboxEvent } from '../model/events.js'
+import type { WebhookEndpointRecord } from '../model/records.js'
 import { createDeliveryLog, presentDelivery, recordAttempt, type Delivery, type DeliveryFilter, type DeliveryRecord } from './delivery-log.js'
 import { nextRetryDelay } from './retry-schedule.js'
 import { webhookHeaders } from './signing.js'
@@ -35,6 +36,10 @@ type Trigger = 'automatic' | 'manual'
 
 const USER_AGENT = `wallet-sandbox/${VERSION}`
 const is2xx = (status: number | null) => status !== null && status >= 200 && status < 300
+
+/** Whether an endpoint wants events of this type (`'*'` is honoured for hand-edited data files). */
+export const subscribes = (endpoint: WebhookEndpointRecord, type: EventType): boolean =>
+  endpoint.events.includes(type) || endpoint.events.includes('*')
 
 /**
  * Delivers every event on the bus to the account's matching endpoints (CONTRACT.md section 9).

@@ -1,30 +1,11 @@
 import express, { type Express, type NextFunction, type Request, type Response } from 'express'
 import { mountDashboard } from '../dashboard.js'
 import { ApiError } from '../errors.js'
-import type { Rng } from '../rng.js'
 import type { AppDeps } from './context.js'
-import type { Faults } from './faults.js'
-import type { Idempotency } from './idempotency.js'
 import { createRouteHandler } from './pipeline.js'
-import type { RateLimiter } from './rate-limit.js'
-import type { RequestJournal } from './request-journal.js'
+import type { HttpServices } from './services.js'
 import { renderError, send } from './respond.js'
 import { toExpressPath, type AnyRoute } from './route.js'
-
-/** Request-scoped machinery the pipeline needs besides the ledger. */
-export interface HttpServices {
-  limiter: RateLimiter | undefined
-  idempotency: Idempotency
-  requestIds: Rng
-  checkControlToken(header: string | undefined): void
-  logError(error: unknown): void
-  /** Injected faults (`--latency`, `--error-rate`, `/_sandbox/faults`), between idempotency and validation. */
-  faults?: Faults
-  /** Called once per answered request, for the request log. */
-  onResponse?: (req: Request, res: Response, ctx: { requestId: string; durationMs: number }) => void
-  /** Keeps recent `/v1` requests for `GET /_sandbox/requests`, answered or not. */
-  journal?: RequestJournal
-}
 
 /** Builds the express app: the dashboard's files, one handler per route object, then 405 per known path, then 404. */
 export function createApp(deps: AppDeps, http: HttpServices, routes: AnyRoute[], extra: (app: Express) => void = () => {}): Express {

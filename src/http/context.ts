@@ -4,7 +4,8 @@ import type { Accounts } from '../ledger/accounts.js'
 import type { SandboxControl } from '../control/sandbox-control.js'
 import type { Fixtures } from '../fixtures.js'
 import type { Services } from '../services.js'
-import type { AccountState, KeyRecord } from '../store/records.js'
+import type { KeyRecord } from '../model/records.js'
+import type { AccountState } from '../store/account-state.js'
 import type { Store } from '../store/store.js'
 
 /** What every handler can reach. */

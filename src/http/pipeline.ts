@@ -1,14 +1,14 @@
 import type { Request, RequestHandler, Response } from 'express'
 import * as z from 'zod'
 import { ApiError } from '../errors.js'
-import { assertIpAllowed, assertScope, bearerKey, resolveKey } from './auth.js'
-import { readBody, type RawBody } from './body.js'
+import { assertIpAllowed, assertScope, bearerKey, resolveKey } from '../access/keys.js'
+import { readBody, type RawBody } from './middleware/body.js'
 import type { AppDeps, RequestContext } from './context.js'
-import type { IdempotencyRecord } from '../store/records.js'
-import type { HttpServices } from './app.js'
+import type { IdempotencyRecord } from '../model/records.js'
+import type { HttpServices } from './services.js'
 import { renderError, renderList, renderResource, send, type Rendered } from './respond.js'
 import type { AnyRoute, ListResult } from './route.js'
-import { parseOrThrow } from './validate.js'
+import { parseOrThrow } from '../schemas/validate.js'
 
 const NO_QUERY = z.strictObject({})
 const NO_PARAMS = z.object({})

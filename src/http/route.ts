@@ -1,6 +1,6 @@
 import type { z } from 'zod'
 import type { ErrorCode } from '../errors.js'
-import type { Scope } from '../store/records.js'
+import type { Scope } from '../model/records.js'
 import type { RequestContext } from './context.js'
 
 export type Method = 'get' | 'post' | 'put' | 'patch' | 'delete'

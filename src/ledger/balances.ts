@@ -1,6 +1,7 @@
-import { externalAccount, openingBalanceLines, resolveAccount, walletAccount, type Bucket } from '../store/ledger-accounts.js'
-import type { Cause, PostingLine } from '../store/postings-log.js'
-import type { AccountState, WalletRecord } from '../store/records.js'
+import { externalAccount, openingBalanceLines, resolveAccount, walletAccount, type Bucket } from '../model/ledger-accounts.js'
+import type { Cause, PostingLine } from '../model/postings.js'
+import type { WalletRecord } from '../model/records.js'
+import type { AccountState } from '../store/account-state.js'
 
 /**
  * The only functions that move money (CONTRACT.md section 5, ARCHITECTURE.md "Money"). Each posts

@@ -1,5 +1,5 @@
-import { resolveAccount, walletAccount } from '../store/ledger-accounts.js'
-import type { AccountState } from '../store/records.js'
+import { resolveAccount, walletAccount } from '../model/ledger-accounts.js'
+import type { AccountState } from '../store/account-state.js'
 
 /**
  * The invariants of the postings ledger, checked from scratch: what a property test (or a

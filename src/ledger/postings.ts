@@ -1,8 +1,8 @@
-import { ASSETS } from '../chain/networks.js'
+import { ASSETS } from '../model/networks.js'
 import { formatAmount } from '../money.js'
-import { resolveAccount, walletAccount } from '../store/ledger-accounts.js'
-import type { LedgerTransaction } from '../store/postings-log.js'
-import type { AccountState } from '../store/records.js'
+import { resolveAccount, walletAccount } from '../model/ledger-accounts.js'
+import type { LedgerTransaction } from '../model/postings.js'
+import type { AccountState } from '../store/account-state.js'
 
 /** Reading an account's postings (the control API's `GET /_sandbox/accounts/{id}/postings`). */
 

@@ -1,12 +1,20 @@
-import { ASSETS } from '../chain/networks.js'
+import type * as z from 'zod'
+import type { EventType } from '../model/events.js'
+import type { FailureCode } from '../model/failures.js'
+import type { PaymentSchema } from '../schemas/payment.js'
+import type { PayoutSchema } from '../schemas/payout.js'
+import type { BalanceSchema, WalletSchema } from '../schemas/wallet.js'
+import type { WebhookEndpointSchema } from '../schemas/webhook.js'
+import type { WhitelistedAddressSchema } from '../schemas/whitelist.js'
+import { ASSETS } from '../model/networks.js'
 import { formatAmount } from '../money.js'
-import type { PaymentRecord, PayoutRecord, WalletRecord, WhitelistRecord, WebhookEndpointRecord } from '../store/records.js'
+import type { PaymentRecord, PayoutRecord, WalletRecord, WhitelistRecord, WebhookEndpointRecord } from '../model/records.js'
 
 /** Wire shapes (CONTRACT.md sections 4, 5, 9) rendered from ledger records. */
 
 export const decimalsOf = (wallet: Pick<WalletRecord, 'network' | 'currency'>): number => ASSETS[wallet.network][wallet.currency]!
 
-export function presentWallet(wallet: WalletRecord) {
+export function presentWallet(wallet: WalletRecord): z.input<typeof WalletSchema> {
   return {
     id: wallet.id,
     object: 'wallet' as const,
@@ -23,7 +31,7 @@ export function presentWallet(wallet: WalletRecord) {
   }
 }
 
-export function presentBalance(wallet: WalletRecord) {
+export function presentBalance(wallet: WalletRecord): z.input<typeof BalanceSchema> {
   const decimals = decimalsOf(wallet)
   return {
     object: 'balance' as const,
@@ -35,7 +43,7 @@ export function presentBalance(wallet: WalletRecord) {
   }
 }
 
-export function presentPayment(payment: PaymentRecord) {
+export function presentPayment(payment: PaymentRecord): z.input<typeof PaymentSchema> {
   return {
     id: payment.id,
     object: 'payment' as const,
@@ -49,7 +57,8 @@ export function presentPayment(payment: PaymentRecord) {
     description: payment.description,
     metadata: { ...payment.metadata },
     tx_hash: payment.tx_hash,
-    failure_code: payment.failure_code,
+    // The record keeps the code as written (data files are checked for shape, not vocabulary); the ledger only writes FailureCodes.
+    failure_code: payment.failure_code as FailureCode | null,
     failure_message: payment.failure_message,
     payout_id: payment.payout_id,
     created_at: payment.created_at,
@@ -58,7 +67,7 @@ export function presentPayment(payment: PaymentRecord) {
   }
 }
 
-export function presentPayout(payout: PayoutRecord) {
+export function presentPayout(payout: PayoutRecord): z.input<typeof PayoutSchema> {
   return {
     id: payout.id,
     object: 'payout' as const,
@@ -74,16 +83,17 @@ export function presentPayout(payout: PayoutRecord) {
   }
 }
 
-export function presentWhitelisted(entry: WhitelistRecord) {
+export function presentWhitelisted(entry: WhitelistRecord): z.input<typeof WhitelistedAddressSchema> {
   return { id: entry.id, object: 'whitelisted_address' as const, address: entry.address, network: entry.network, label: entry.label, created_at: entry.created_at }
 }
 
-export function presentWebhookEndpoint(endpoint: WebhookEndpointRecord) {
+export function presentWebhookEndpoint(endpoint: WebhookEndpointRecord): z.input<typeof WebhookEndpointSchema> {
   return {
     id: endpoint.id,
     object: 'webhook_endpoint' as const,
     url: endpoint.url,
-    events: [...endpoint.events],
+    // Normalised to EVENT_TYPES on every write by the ledger; the record's type stays wide for hand-edited data files.
+    events: [...endpoint.events] as EventType[],
     description: endpoint.description,
     status: endpoint.status,
     created_at: endpoint.created_at,

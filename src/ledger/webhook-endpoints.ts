@@ -1,10 +1,11 @@
 import type { Clock } from '../clock.js'
 import { notFound } from '../errors.js'
-import { EVENT_TYPES, type EventType } from '../events/bus.js'
-import { generateSecret } from '../events/signing.js'
+import { EVENT_TYPES, type EventType } from '../model/events.js'
+import { generateSecret } from '../events/secret.js'
 import { newId } from '../ids.js'
 import { createRng } from '../rng.js'
-import type { AccountState, WebhookEndpointRecord } from '../store/records.js'
+import type { WebhookEndpointRecord } from '../model/records.js'
+import type { AccountState } from '../store/account-state.js'
 import type { Store } from '../store/store.js'
 import { newestFirst } from './page.js'
 
@@ -28,10 +29,6 @@ export function normalizeEvents(events: string[] | undefined): string[] {
   if (events === undefined || events.includes('*')) return [...EVENT_TYPES]
   return [...new Set(events)]
 }
-
-/** Whether an endpoint wants events of this type (`'*'` is honoured for hand-edited data files). */
-export const subscribes = (endpoint: WebhookEndpointRecord, type: EventType): boolean =>
-  endpoint.events.includes(type) || endpoint.events.includes('*')
 
 /** The account's webhook endpoints (CONTRACT.md section 9). Secrets come from the account's generator. */
 export function createWebhookEndpointService(deps: { store: Store; clock: Clock }) {

@@ -1,8 +1,10 @@
-import { addressKey, describeAddressFormat, isValidAddress, type Network } from '../chain/networks.js'
+import { addressKey, describeAddressFormat, isValidAddress } from '../chain/networks.js'
+import { type Network } from '../model/networks.js'
 import type { Clock } from '../clock.js'
 import { ApiError, echoId, notFound } from '../errors.js'
 import { newId } from '../ids.js'
-import type { AccountState, WhitelistRecord } from '../store/records.js'
+import type { WhitelistRecord } from '../model/records.js'
+import type { AccountState } from '../store/account-state.js'
 import type { Store } from '../store/store.js'
 import { newestFirst } from './page.js'
 

@@ -1,47 +1,13 @@
-import * as z from 'zod'
-import { addressKey, type Network } from '../chain/networks.js'
+import { addressKey } from '../chain/networks.js'
+import type { Network } from '../model/networks.js'
 import type { Rng } from '../rng.js'
 import { controlList } from '../store/control-list.js'
-import type { PaymentRecord } from '../store/records.js'
+import type { PaymentRecord } from '../model/records.js'
 import type { Store } from '../store/store.js'
 import { toBaseUnits } from '../money.js'
-import { AmountSchema, CurrencySchema, NetworkSchema } from '../schemas/common.js'
-import { FAILURE_CODES, type FailureCode } from '../ledger/failures.js'
-import { FailureCodeSchema } from '../schemas/payment.js'
+import type { OutcomeRule, OutcomeRuleInput } from '../schemas/outcome-rules.js'
 
 /** Outcome rules (CONTRACT.md sections 8 and 13): "the next 2 payments to this address fail". */
-export const OutcomeMatchSchema = z.strictObject({
-  account_id: z.string().optional(),
-  network: NetworkSchema.optional(),
-  currency: CurrencySchema.optional(),
-  recipient: z.string().min(1).optional(),
-  source_wallet: z.string().min(1).optional(),
-  amount_min: AmountSchema.optional(),
-  amount_max: AmountSchema.optional(),
-})
-
-export const CreateOutcomeRuleSchema = z
-  .strictObject({
-    match: OutcomeMatchSchema.default({}),
-    outcome: z.enum(['completed', 'failed', 'pending'], { error: 'outcome must be completed, failed or pending' }),
-    failure_code: z.enum(FAILURE_CODES as [FailureCode, ...FailureCode[]], { error: `failure_code must be one of ${FAILURE_CODES.join(', ')}` }).optional(),
-    times: z.number().int().min(1, { error: 'times must be a whole number of at least 1 (omit it for unlimited)' }).optional(),
-  })
-  .meta({ id: 'CreateOutcomeRuleRequest' })
-
-export const OutcomeRuleSchema = z
-  .object({
-    id: z.string(),
-    match: OutcomeMatchSchema,
-    outcome: z.enum(['completed', 'failed', 'pending']),
-    failure_code: FailureCodeSchema.nullable(),
-    times: z.number().int().min(1).nullable(),
-    remaining: z.number().int().nonnegative().nullable(),
-  })
-  .meta({ id: 'OutcomeRule' })
-
-export type OutcomeRule = z.infer<typeof OutcomeRuleSchema>
-type RuleInput = z.infer<typeof CreateOutcomeRuleSchema>
 
 const KEY = 'outcome_rules'
 
@@ -51,7 +17,7 @@ export function createOutcomeRules(deps: { store: Store; rng: Rng }) {
 
   return {
     list: rules.all,
-    add(input: RuleInput): OutcomeRule {
+    add(input: OutcomeRuleInput): OutcomeRule {
       return rules.add({
         id: rules.newId('rule', deps.rng),
         match: input.match,

@@ -1,4 +1,5 @@
-import { addressKey, type Network } from '../chain/networks.js'
+import { addressKey } from '../chain/networks.js'
+import { type Network } from '../model/networks.js'
 import type { Fixtures } from '../fixtures.js'
 import type { Store } from '../store/store.js'
 

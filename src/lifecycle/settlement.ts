@@ -1,10 +1,11 @@
-import type { Network } from '../chain/networks.js'
+import type { Network } from '../model/networks.js'
 import type { Clock } from '../clock.js'
 import type { Config } from '../config.js'
 import type { Bus } from '../events/bus.js'
 import type { Fixtures } from '../fixtures.js'
 import type { PaymentService } from '../ledger/payments.js'
-import type { AccountState, PaymentRecord } from '../store/records.js'
+import type { PaymentRecord } from '../model/records.js'
+import type { AccountState } from '../store/account-state.js'
 import type { Store } from '../store/store.js'
 import type { OutcomeDecider } from './outcomes.js'
 

@@ -1,6 +1,6 @@
 import { whenPresent } from './messages.js'
 import * as z from 'zod'
-import { CURRENCIES, NETWORKS } from '../chain/networks.js'
+import { CURRENCIES, NETWORKS } from '../model/networks.js'
 import { AMOUNT_PATTERN } from '../money.js'
 import { echo, ERRORS, type ErrorCode } from '../errors.js'
 
@@ -63,7 +63,7 @@ const integerParam = (name: string, min: number, max: number) =>
     .string()
     .regex(/^\d+$/, { error: `${name} must be a whole number from ${min} to ${max}` })
     .transform(Number)
-    // The document shows the parsed side of a query value (src/openapi.ts), so this is what clients see: an integer.
+    // The document shows the parsed side of a query value (src/openapi/document.ts), so this is what clients see: an integer.
     .pipe(z.number().int().min(min, { error: `${name} must be from ${min} to ${max}` }).max(max, { error: `${name} must be from ${min} to ${max}` }))
 
 /** `limit` (1–100, default 20) and `offset` (≥ 0): out of range is 400, never clamped. */

@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import { EVENT_TYPES, type EventType } from '../events/bus.js'
+import { EVENT_TYPES, type EventType } from '../model/events.js'
 import { TimestampSchema } from './common.js'
 import { PaymentSchema } from './payment.js'
 import { PayoutSchema } from './payout.js'

@@ -1,7 +1,7 @@
 import * as z from 'zod'
 import { AmountSchema, CurrencySchema, DescriptionSchema, MetadataSchema, NetworkSchema, PageQuery, TimestampSchema } from './common.js'
 import { whenPresent } from './messages.js'
-import { FAILURE_CODES, type FailureCode } from '../ledger/failures.js'
+import { FAILURE_CODES, type FailureCode } from '../model/failures.js'
 
 const SANDBOX_OUTCOMES = ['completed', 'failed', 'pending']
 

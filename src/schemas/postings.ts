@@ -1,6 +1,6 @@
 import * as z from 'zod'
-import { NETWORKS } from '../chain/networks.js'
-import { CAUSES } from '../store/postings-log.js'
+import { NETWORKS } from '../model/networks.js'
+import { CAUSES } from '../model/postings.js'
 import { PageQuery, TimestampSchema } from './common.js'
 
 /** `GET /_sandbox/accounts/{id}/postings`: the account's ledger transactions, each with its postings. */

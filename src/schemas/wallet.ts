@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import { ASSETS, type Network } from '../chain/networks.js'
+import { ASSETS, type Network } from '../model/networks.js'
 import { CurrencySchema, MetadataSchema, NetworkSchema, PageQuery, TimestampSchema } from './common.js'
 import { whenPresent } from './messages.js'
 

@@ -1,6 +1,6 @@
 import * as z from 'zod'
 import { echoId } from '../errors.js'
-import { EVENT_TYPES } from '../events/bus.js'
+import { EVENT_TYPES } from '../model/events.js'
 import { CountSchema, DescriptionSchema, PageQuery, TimestampSchema } from './common.js'
 import { whenPresent } from './messages.js'
 

@@ -1,4 +1,4 @@
-import type { PaymentRecord, PaymentStatus } from './records.js'
+import type { PaymentRecord, PaymentStatus } from '../model/records.js'
 
 export interface PaymentFilter {
   status?: PaymentStatus

@@ -7,27 +7,7 @@
  * a 128-bit amount (ETH has 18 decimals, so 64 bits would overflow at 9.2 ETH), and a transaction is
  * its cause, reference, sandbox time and first line.
  */
-
-export const CAUSES = ['opening_balance', 'deposit', 'payment.created', 'payment.completed', 'payment.failed', 'payout.created'] as const
-export type Cause = (typeof CAUSES)[number]
-
-export interface PostingLine {
-  /** `wal_…:available`, `wal_…:locked` or `external:<network>:<currency>`. */
-  account: string
-  /** Base units; negative leaves the account, positive enters it. */
-  amount: bigint
-}
-
-export interface LedgerTransaction {
-  /** Position in the log, from 1. */
-  id: number
-  cause: Cause
-  /** What caused it: a payment, payout or wallet id, or a deposit's sending address. */
-  ref: string
-  /** Sandbox time, ms since the epoch. */
-  at: number
-  lines: PostingLine[]
-}
+import { CAUSES, type Cause, type LedgerTransaction, type PostingLine } from '../model/postings.js'
 
 const GROWTH = 1.5
 const INITIAL_CAPACITY = 8

@@ -2,8 +2,10 @@ import { readFile } from 'node:fs/promises'
 import type { Low } from 'lowdb'
 import * as z from 'zod'
 import { formatParam } from '../errors.js'
-import { accountFromData, accountToData, DataSchema, emptyData, firstInconsistency, keysFromData, type Data } from './data.js'
-import type { AccountState, KeyRecord } from './records.js'
+import { accountFromData, accountToData, emptyData, keysFromData } from './data.js'
+import { DataSchema, firstInconsistency, type Data } from '../schemas/data-file.js'
+import type { KeyRecord } from '../model/records.js'
+import type { AccountState } from './account-state.js'
 
 /**
  * All state of one sandbox process, in memory; with a data file, also on disk. Changes go

@@ -1,11 +1,11 @@
 import type { WebSocket } from 'ws'
 import type { Clock } from '../clock.js'
 import { ApiError } from '../errors.js'
-import { assertScope, type Authenticated } from '../http/auth.js'
+import { assertScope, type Authenticated } from '../access/keys.js'
 import type { Store } from '../store/store.js'
 import { CHANNELS, errorFrame, isErrorFrame, parseClientMessage, type ChannelRequest, type ErrorFrame } from './messages.js'
 import { createOutbox, type Outbox, type OutboxLimits } from './outbox.js'
-import type { PriceModel } from './prices.js'
+import type { PriceModel } from '../market/prices.js'
 import type { PriceTicker } from './ticker.js'
 import type { WalletFeed } from './wallet-feed.js'
 

@@ -1,9 +1,9 @@
 import * as z from 'zod'
 import { ApiError, echo, type ErrorCode } from '../errors.js'
-import type { WalletNotification } from '../events/bus.js'
-import { parseOrThrow } from '../http/validate.js'
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../http/json-depth.js'
-import type { Quote } from './prices.js'
+import type { WalletNotification } from '../model/events.js'
+import { parseOrThrow } from '../schemas/validate.js'
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../schemas/json-depth.js'
+import type { Quote } from '../market/prices.js'
 
 /**
  * The stream's wire format (CONTRACT.md sections 11 and 13): what a client may send, and the

@@ -1,7 +1,7 @@
 import { monotonicMs, type Clock, type TimerHandle } from '../clock.js'
 import { priceFrame } from './messages.js'
 import type { Outbox } from './outbox.js'
-import type { PriceModel } from './prices.js'
+import type { PriceModel } from '../market/prices.js'
 
 /** Lets a reset that cancels by tag leave the ticker alone, and shows what the timer is. */
 export const PRICE_TICK_TAG = 'stream:prices'

@@ -1,7 +1,7 @@
 import { STATUS_CODES, type IncomingMessage } from 'node:http'
 import type { Duplex } from 'node:stream'
 import { ApiError } from '../errors.js'
-import { assertIpAllowed, bearerKey, resolveKey, type Authenticated } from '../http/auth.js'
+import { assertIpAllowed, bearerKey, resolveKey, type Authenticated } from '../access/keys.js'
 import type { Accounts } from '../ledger/accounts.js'
 import type { Store } from '../store/store.js'
 

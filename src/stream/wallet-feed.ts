@@ -1,4 +1,5 @@
-import type { Bus, WalletNotification } from '../events/bus.js'
+import type { Bus } from '../events/bus.js'
+import type { WalletNotification } from '../model/events.js'
 import { walletFrame } from './messages.js'
 import type { Outbox } from './outbox.js'
 

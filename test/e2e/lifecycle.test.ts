@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { isValidSolanaSignature } from '../../src/chain/solana.js'
-import type { SandboxEvent } from '../../src/events/bus.js'
+import type { SandboxEvent } from '../../src/model/events.js'
 import { institutionalWallet, startTestSandbox, type TestSandbox } from '../helpers/start-test-sandbox.js'
 import magic from '../../fixtures/magic.json' with { type: 'json' }
 import screening from '../../fixtures/screening.json' with { type: 'json' }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { EVENT_TYPES } from '../../src/events/bus.js'
+import { EVENT_TYPES } from '../../src/model/events.js'
 import { checkerFor } from '../helpers/conformance.js'
 import { institutionalWallet, startTestSandbox, type TestSandbox } from '../helpers/start-test-sandbox.js'
 import { startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js'

@@ -2,7 +2,7 @@ import type { NextFunction, Request, Response } from 'express'
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020.js'
 import addFormatsModule from 'ajv-formats'
 import type { AnyRoute } from '../../src/http/route.js'
-import { buildOpenApiDocument, type OpenApiDocument, type Operation, type ResponseObject } from '../../src/openapi.js'
+import { buildOpenApiDocument, type OpenApiDocument, type Operation, type ResponseObject } from '../../src/openapi/document.js'
 
 /**
  * Checks answers against the OpenAPI document: the body must match the schema of its operation and

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { createControlClient } from '../../src/control/client.js'
+import { createControlClient } from '../../src/client/control-client.js'
 import { checkerFor } from '../helpers/conformance.js'
 import { institutionalWallet, startTestSandbox, type TestSandbox } from '../helpers/start-test-sandbox.js'
 

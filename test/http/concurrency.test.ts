@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { ASSETS, type Network } from '../../src/chain/networks.js'
+import { ASSETS, type Network } from '../../src/model/networks.js'
 import { formatAmount, toBaseUnits } from '../../src/money.js'
 import { createRng } from '../../src/rng.js'
 import { DEFAULT_KEY, institutionalWallet, startTestSandbox, type TestSandbox } from '../helpers/start-test-sandbox.js'

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../src/http/json-depth.js'
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../src/schemas/json-depth.js'
 import { institutionalWallet, startTestSandbox, type TestSandbox } from '../helpers/start-test-sandbox.js'
 
 const EVM = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed'

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../src/config.js'
-import type { OpenApiDocument } from '../../src/openapi.js'
+import type { OpenApiDocument } from '../../src/openapi/document.js'
 import { EXAMPLE_IDS } from '../../src/schemas/path-params.js'
 import { DEFAULT_KEY, startTestSandbox, type TestSandbox } from '../helpers/start-test-sandbox.js'
 

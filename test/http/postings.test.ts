@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { createControlClient, SandboxControlError } from '../../src/control/client.js'
+import { createControlClient, SandboxControlError } from '../../src/client/control-client.js'
 import { findLedgerViolations } from '../../src/ledger/ledger-check.js'
 import { startTestSandbox, type TestSandbox } from '../helpers/start-test-sandbox.js'
 

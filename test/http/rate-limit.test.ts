@@ -1,7 +1,7 @@
 import { performance } from 'node:perf_hooks'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ApiError } from '../../src/errors.js'
-import { createRateLimiter } from '../../src/http/rate-limit.js'
+import { createRateLimiter } from '../../src/http/middleware/rate-limit.js'
 import { startTestSandbox, type TestSandbox } from '../helpers/start-test-sandbox.js'
 
 const RATE_HEADERS = ['ratelimit-policy', 'ratelimit', 'x-ratelimit-limit', 'x-ratelimit-remaining', 'x-ratelimit-reset']

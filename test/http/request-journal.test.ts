@@ -1,7 +1,7 @@
 import { Agent, get } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
-import { createControlClient } from '../../src/control/client.js'
-import { JOURNAL_CAPACITY } from '../../src/http/request-journal.js'
+import { createControlClient } from '../../src/client/control-client.js'
+import { JOURNAL_CAPACITY } from '../../src/control/request-journal.js'
 import { DEFAULT_KEY, institutionalWallet, startTestSandbox, type TestSandbox } from '../helpers/start-test-sandbox.js'
 
 /** `GET /_sandbox/requests` (CONTRACT.md section 10): a bounded journal of recent /v1 requests. */

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { createControlClient } from '../../src/control/client.js'
+import { createControlClient } from '../../src/client/control-client.js'
 import { institutionalWallet, startTestSandbox, type TestSandbox } from '../helpers/start-test-sandbox.js'
 
 const EXTERNAL = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed'

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { afterEach, describe, expect, it } from 'vitest'
-import { ASSETS, isValidAddress, NETWORKS, type Network } from '../../src/chain/networks.js'
+import { isValidAddress } from '../../src/chain/networks.js'
+import { ASSETS, NETWORKS, type Network } from '../../src/model/networks.js'
 import { institutionalWallet, startTestSandbox, type TestSandbox } from '../helpers/start-test-sandbox.js'
 
 const EVM_RECIPIENT = '0x52908400098527886E0F7030069857D2E4169EE7'

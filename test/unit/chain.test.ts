@@ -2,19 +2,8 @@ import { readFileSync } from 'node:fs'
 import { base32nopad, base58 } from '@scure/base'
 import { describe, expect, it } from 'vitest'
 import { isValidEvmAddress, toChecksumAddress } from '../../src/chain/evm.js'
-import {
-  addressKey,
-  assetDecimals,
-  CURRENCIES,
-  describeAddressFormat,
-  generateAddress,
-  generateTxHash,
-  isNetwork,
-  isValidAddress,
-  type Network,
-  NETWORKS,
-  networksForAddress,
-} from '../../src/chain/networks.js'
+import { addressKey, describeAddressFormat, generateAddress, generateTxHash, isValidAddress, networksForAddress } from '../../src/chain/networks.js'
+import { assetDecimals, CURRENCIES, isNetwork, type Network, NETWORKS } from '../../src/model/networks.js'
 import { generateSolanaSignature, isValidSolanaAddress } from '../../src/chain/solana.js'
 import { isValidStellarAddress } from '../../src/chain/stellar.js'
 import { createRng } from '../../src/rng.js'

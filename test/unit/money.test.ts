@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { ASSETS, NETWORKS } from '../../src/chain/networks.js'
+import { ASSETS, NETWORKS } from '../../src/model/networks.js'
 import { AMOUNT_PATTERN, formatAmount, fractionDigits, toBaseUnits } from '../../src/money.js'
 
 // Every precision the sandbox knows: USDC/USDT 6, stellar 7, SOL 9, ETH/MATIC 18.

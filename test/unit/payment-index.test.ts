@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { PaymentIndex, recipientKey, type PaymentFilter } from '../../src/store/payment-index.js'
-import type { PaymentRecord, PaymentStatus } from '../../src/store/records.js'
+import type { PaymentRecord, PaymentStatus } from '../../src/model/records.js'
 
 const EVM = '0x52908400098527886E0F7030069857D2E4169EE7'
 

@@ -6,7 +6,7 @@ import { loadConfig } from '../../src/config.js'
 import { findLedgerViolations } from '../../src/ledger/ledger-check.js'
 import { silentLogger } from '../../src/logger.js'
 import { createSandbox } from '../../src/sandbox.js'
-import type { Data } from '../../src/store/data.js'
+import type { Data } from '../../src/schemas/data-file.js'
 import { openStore, StoreLoadError } from '../../src/store/store.js'
 
 const EXTERNAL = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed'

@@ -3,9 +3,9 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { afterAll, describe, expect, it } from 'vitest'
-import { CURRENCIES } from '../../src/chain/networks.js'
+import { CURRENCIES } from '../../src/model/networks.js'
 import { FixturesError } from '../../src/fixtures.js'
-import { createPriceModel, loadPriceModel, type PriceFixture, type Quote, readPriceFixture } from '../../src/stream/prices.js'
+import { createPriceModel, loadPriceModel, type PriceFixture, type Quote, readPriceFixture } from '../../src/market/prices.js'
 
 const FIXTURES = join(import.meta.dirname, '../../fixtures')
 const fixture = readPriceFixture(FIXTURES)

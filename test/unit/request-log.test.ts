@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express'
 import { describe, expect, it } from 'vitest'
-import { createRequestLog, formatJson, formatPretty, keySuffix, resolveLogFormat, toEntry, type RequestLogEntry } from '../../src/http/request-log.js'
+import { createRequestLog, formatJson, formatPretty, keySuffix, resolveLogFormat, toEntry, type RequestLogEntry } from '../../src/http/middleware/request-log.js'
 
 const entry: RequestLogEntry = {
   time: '2026-01-01T12:34:56.789Z',

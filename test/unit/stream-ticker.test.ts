@@ -2,7 +2,7 @@ import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createClock } from '../../src/clock.js'
 import type { Outbox } from '../../src/stream/outbox.js'
-import { loadPriceModel, type PriceModel } from '../../src/stream/prices.js'
+import { loadPriceModel, type PriceModel } from '../../src/market/prices.js'
 import { createPriceTicker, MAX_SENT_TICKS_PER_ADVANCE } from '../../src/stream/ticker.js'
 
 const START = Date.parse('2026-01-01T00:00:00.000Z')

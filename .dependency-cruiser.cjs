@@ -1,0 +1,84 @@
+// The arrows that must not exist (docs/architecture.md). Checked by test/unit/dependency-rules.test.ts,
+// so `npm test` fails on a new one. Type-only imports count: a type cycle is still a cycle.
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'No import cycle between files (the folder-level check is in the same test).',
+      from: { path: '^src/' },
+      to: { circular: true },
+    },
+    {
+      name: 'http-not-to-store',
+      severity: 'error',
+      comment: 'The HTTP kit and the API surfaces ask the ledger; only the ledger changes state.',
+      from: {
+        path: '^src/(http|api)/',
+        // The one known exception: idempotency records are read and written by the middleware itself.
+        // It goes away when idempotency records go through the ledger/store interface (issue 12, storage).
+        pathNot: '^src/http/middleware/idempotency[.]ts$',
+      },
+      to: { path: '^src/store/', dependencyTypesNot: ['type-only'] },
+    },
+    {
+      name: 'http-not-to-store-types',
+      severity: 'error',
+      comment: 'Not even the store\'s types: a handler that names them is one step from using them.',
+      from: {
+        path: '^src/(http|api)/',
+        // Known exceptions, all of the same kind and all removed when the ledger owns every state change
+        // (issue 12, storage): AppDeps still carries the store, and the control handlers that change
+        // an account directly (accounts, payments) name its container. No other file may join them.
+        pathNot: [
+          '^src/http/middleware/idempotency[.]ts$',
+          '^src/http/context[.]ts$',
+          '^src/api/sandbox/(accounts|payments)[.]ts$',
+        ],
+      },
+      to: { path: '^src/store/', dependencyTypes: ['type-only'] },
+    },
+    {
+      name: 'schemas-not-to-http',
+      severity: 'error',
+      comment: 'Schemas describe the wire; they know nothing of express, routes or middleware.',
+      from: { path: '^src/schemas/' },
+      to: { path: '^src/(http|api)/' },
+    },
+    {
+      name: 'model-to-nothing',
+      severity: 'error',
+      comment: 'The model is plain types and constants every layer shares; it depends on nothing.',
+      from: { path: '^src/model/' },
+      to: { path: '^src/', pathNot: '^src/model/' },
+    },
+    {
+      name: 'store-not-to-ledger',
+      severity: 'error',
+      comment: 'The store keeps what it is given; the rules about it live above it.',
+      from: { path: '^src/store/' },
+      to: { path: '^src/(ledger|lifecycle|control)/' },
+    },
+    {
+      name: 'ledger-not-to-delivery',
+      severity: 'error',
+      comment: 'The ledger emits events into the outbox; who listens (HTTP, stream, webhook delivery) is not its business.',
+      from: { path: '^src/ledger/' },
+      to: { path: ['^src/(http|api|stream)/', '^src/events/(webhooks|webhook-http|delivery-log|signing|retry-schedule)[.]ts$'] },
+    },
+    {
+      name: 'stream-not-to-http',
+      severity: 'error',
+      comment: 'What the stream shares with HTTP (keys, scopes, IP rules) lives in src/access/.',
+      from: { path: '^src/stream/' },
+      to: { path: '^src/(http|api)/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { extensions: ['.ts', '.js'] },
+  },
+}

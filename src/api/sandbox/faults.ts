@@ -1,0 +1,48 @@
+import * as z from 'zod'
+import { ApiError, echoId } from '../../errors.js'
+import { defineRoute } from '../../http/route.js'
+import { CountSchema } from '../../schemas/common.js'
+import { FaultIdParams } from '../../schemas/path-params.js'
+import { ListRequestsQuery, RequestJournalEntrySchema } from '../../schemas/control.js'
+import { CreateFaultSchema, FaultSchema } from '../../schemas/faults.js'
+
+const tag = 'Sandbox control'
+const auth = 'control' as const
+
+/** `/_sandbox/faults` and the request journal that shows what they did (CONTRACT.md sections 10 and 13). */
+export const faultControlRoutes = [
+  defineRoute({
+    method: 'get', path: '/_sandbox/faults', operationId: 'sandboxListFaults', summary: 'Fault rules, in the order they are tried', tag, auth,
+    status: 200, response: z.array(FaultSchema),
+    handler: (_input, ctx) => ctx.deps.control.faults.list(),
+  }),
+  defineRoute({
+    method: 'post', path: '/_sandbox/faults', operationId: 'sandboxCreateFault', summary: 'Inject latency, errors, dropped connections or timeouts into matching /v1 requests', tag, auth,
+    request: { body: CreateFaultSchema },
+    status: 201, response: FaultSchema,
+    handler: ({ body }, ctx) => ctx.deps.control.faults.add(body),
+  }),
+  defineRoute({
+    method: 'delete', path: '/_sandbox/faults', operationId: 'sandboxClearFaults', summary: 'Remove every fault rule', tag, auth,
+    status: 200, response: z.object({ deleted: CountSchema }),
+    handler: (_input, ctx) => ({ deleted: ctx.deps.control.faults.clear() }),
+  }),
+  defineRoute({
+    method: 'delete', path: '/_sandbox/faults/{id}', operationId: 'sandboxDeleteFault', summary: 'Remove one fault rule', tag, auth,
+    request: { params: FaultIdParams },
+    status: 200, response: z.object({ id: z.string(), object: z.literal('fault'), deleted: z.literal(true) }), errors: ['resource_missing'],
+    handler: ({ params }, ctx) => {
+      if (!ctx.deps.control.faults.remove(params.id)) throw new ApiError('resource_missing', `No such fault: '${echoId(params.id)}'. GET /_sandbox/faults lists them.`)
+      return { id: params.id, object: 'fault', deleted: true }
+    },
+  }),
+  defineRoute({
+    method: 'get', path: '/_sandbox/requests', operationId: 'sandboxListRequests', summary: 'The most recent /v1 requests, newest first (filters method, path, status, account_id)', tag, auth,
+    request: { query: ListRequestsQuery },
+    status: 200, response: RequestJournalEntrySchema, list: true,
+    handler: ({ query: { limit, offset, ...filter } }, ctx) => {
+      const all = ctx.deps.control.journal.list(filter)
+      return { items: all.slice(offset, offset + limit), total: all.length }
+    },
+  }),
+]

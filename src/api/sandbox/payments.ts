@@ -1,0 +1,128 @@
+import * as z from 'zod'
+import { ApiError, echoId } from '../../errors.js'
+import { defineRoute } from '../../http/route.js'
+import { CountSchema } from '../../schemas/common.js'
+import { FAILURE_MESSAGES, DEFAULT_FAILURE_CODE, type FailureCode } from '../../model/failures.js'
+import { presentPayment, presentWallet } from '../../ledger/present.js'
+import { CreateOutcomeRuleSchema, OutcomeRuleSchema } from '../../schemas/outcome-rules.js'
+import { OutcomeRuleIdParams, PaymentIdParams, WalletIdParams } from '../../schemas/path-params.js'
+import { DepositSchema, FailPaymentSchema, MagicAddressSchema, ScreeningResultSchema, ScreeningSchema } from '../../schemas/control.js'
+import { PaymentSchema } from '../../schemas/payment.js'
+import { WalletSchema } from '../../schemas/wallet.js'
+import { describeAddressFormat, isValidAddress } from '../../chain/networks.js'
+import type { RequestContext } from '../../http/context.js'
+import type { PaymentRecord } from '../../model/records.js'
+import type { AccountState } from '../../store/account-state.js'
+
+const tag = 'Sandbox control'
+const auth = 'control' as const
+
+/**
+ * A control call decides the payment's fate from here on (CONTRACT.md section 8, layer 1): its plan
+ * is dropped, so automatic settlement, and a restart on the data file, leave it alone.
+ */
+function takeOver(ctx: RequestContext, id: string, act: (account: AccountState, payment: PaymentRecord) => PaymentRecord) {
+  const { account, payment } = ctx.deps.control.findPayment(id)
+  act(account, payment)
+  ctx.deps.store.update(() => (payment.plan = null))
+  return presentPayment(payment)
+}
+
+/** Control calls that move money and decide outcomes (CONTRACT.md sections 8 and 10). */
+export const paymentControlRoutes = [
+  defineRoute({
+    method: 'post', path: '/_sandbox/wallets/{id}/deposit', operationId: 'sandboxDeposit', summary: 'Credit a wallet with funds from outside', tag, auth,
+    request: { params: WalletIdParams, body: DepositSchema },
+    status: 200, response: WalletSchema, errors: ['resource_missing', 'wallet_inactive'],
+    handler: ({ params, body }, ctx) => {
+      const { account } = ctx.deps.control.findWallet(params.id)
+      const wallet = account.wallets.get(params.id)!
+      if (body.from_address !== undefined && !isValidAddress(wallet.network, body.from_address)) {
+        throw new ApiError('parameter_invalid', `from_address must be ${describeAddressFormat(wallet.network)}.`, { param: 'from_address' })
+      }
+      return presentWallet(ctx.deps.services.wallets.deposit(account, params.id, body.amount, body.from_address))
+    },
+  }),
+  defineRoute({
+    method: 'post', path: '/_sandbox/payments/{id}/process', operationId: 'sandboxProcessPayment', summary: 'Move a pending payment to processing', tag, auth,
+    request: { params: PaymentIdParams },
+    status: 200, response: PaymentSchema, errors: ['resource_missing', 'invalid_state_transition'],
+    handler: ({ params }, ctx) => {
+      return takeOver(ctx, params.id, (account, payment) => ctx.deps.services.payments.process(account, payment))
+    },
+  }),
+  defineRoute({
+    method: 'post', path: '/_sandbox/payments/{id}/complete', operationId: 'sandboxCompletePayment', summary: 'Complete a payment (a pending one passes through processing)', tag, auth,
+    request: { params: PaymentIdParams },
+    status: 200, response: PaymentSchema, errors: ['resource_missing', 'invalid_state_transition'],
+    handler: ({ params }, ctx) => {
+      return takeOver(ctx, params.id, (account, payment) => ctx.deps.services.payments.complete(account, payment))
+    },
+  }),
+  defineRoute({
+    method: 'post', path: '/_sandbox/payments/{id}/fail', operationId: 'sandboxFailPayment', summary: 'Fail a pending or processing payment', tag, auth,
+    request: { params: PaymentIdParams, body: FailPaymentSchema },
+    status: 200, response: PaymentSchema, errors: ['resource_missing', 'invalid_state_transition'],
+    handler: ({ params, body }, ctx) => {
+      const code = (body.failure_code ?? DEFAULT_FAILURE_CODE) as FailureCode
+      return takeOver(ctx, params.id, (account, payment) => ctx.deps.services.payments.fail(account, payment, code, body.failure_message ?? FAILURE_MESSAGES[code]))
+    },
+  }),
+  defineRoute({
+    method: 'get', path: '/_sandbox/outcomes', operationId: 'sandboxListOutcomeRules', summary: 'Outcome rules, in the order they are tried', tag, auth,
+    status: 200, response: z.array(OutcomeRuleSchema),
+    handler: (_input, ctx) => ctx.deps.control.rules.list(),
+  }),
+  defineRoute({
+    method: 'post', path: '/_sandbox/outcomes', operationId: 'sandboxCreateOutcomeRule', summary: 'Decide the outcome of matching payments', tag, auth,
+    request: { body: CreateOutcomeRuleSchema },
+    status: 201, response: OutcomeRuleSchema,
+    handler: ({ body }, ctx) => ctx.deps.control.rules.add(body),
+  }),
+  defineRoute({
+    method: 'delete', path: '/_sandbox/outcomes', operationId: 'sandboxClearOutcomeRules', summary: 'Remove every outcome rule', tag, auth,
+    status: 200, response: z.object({ deleted: CountSchema }),
+    handler: (_input, ctx) => {
+      const count = ctx.deps.control.rules.list().length
+      ctx.deps.control.rules.clear()
+      return { deleted: count }
+    },
+  }),
+  defineRoute({
+    method: 'delete', path: '/_sandbox/outcomes/{id}', operationId: 'sandboxDeleteOutcomeRule', summary: 'Remove one outcome rule', tag, auth,
+    request: { params: OutcomeRuleIdParams },
+    status: 200, response: z.object({ id: z.string(), object: z.literal('outcome_rule'), deleted: z.literal(true) }), errors: ['resource_missing'],
+    handler: ({ params }, ctx) => {
+      if (!ctx.deps.control.rules.remove(params.id)) throw new ApiError('resource_missing', `No such outcome rule: '${echoId(params.id)}'.`)
+      return { id: params.id, object: 'outcome_rule', deleted: true }
+    },
+  }),
+  defineRoute({
+    method: 'post', path: '/_sandbox/screening', operationId: 'sandboxFlagAddress', summary: 'Flag an address: payments to it fail with screening_rejected', tag, auth,
+    request: { body: ScreeningSchema },
+    status: 200, response: ScreeningResultSchema,
+    handler: ({ body }, ctx) => {
+      if (!isValidAddress(body.network, body.address)) {
+        throw new ApiError('parameter_invalid', `address must be ${describeAddressFormat(body.network)}.`, { param: 'address' })
+      }
+      ctx.deps.control.screening.flag(body.network, body.address)
+      return { network: body.network, address: body.address, flagged: true }
+    },
+  }),
+  defineRoute({
+    method: 'delete', path: '/_sandbox/screening', operationId: 'sandboxUnflagAddress', summary: 'Unflag an address flagged through the control API', tag, auth,
+    request: { body: ScreeningSchema },
+    status: 200, response: ScreeningResultSchema, errors: ['resource_missing'],
+    handler: ({ body }, ctx) => {
+      if (!ctx.deps.control.screening.unflag(body.network, body.address)) {
+        throw new ApiError('resource_missing', `${echoId(body.address)} was not flagged through the control API on ${body.network} (fixture entries cannot be removed).`, { param: 'address' })
+      }
+      return { network: body.network, address: body.address, flagged: false }
+    },
+  }),
+  defineRoute({
+    method: 'get', path: '/_sandbox/magic', operationId: 'sandboxMagicAddresses', summary: 'Recipient addresses with a fixed outcome, for every network', tag, auth,
+    status: 200, response: z.array(MagicAddressSchema),
+    handler: (_input, ctx) => ctx.deps.fixtures.magic.map(({ network, address, outcome, failure_code, description }) => ({ network, address, outcome, failure_code, description })),
+  }),
+]

@@ -1,0 +1,104 @@
+import * as z from 'zod'
+import { wallClockMs } from '../../clock.js'
+import { ApiError, echoId } from '../../errors.js'
+import { defineRoute } from '../../http/route.js'
+import { CountSchema } from '../../schemas/common.js'
+import {
+  AccountSchema, AdvanceClockSchema, ClockSchema, CreatedKeySchema, CreateKeySchema, ListAccountsQuery, PatchAccountSchema, ResetResultSchema, ResetSchema,
+} from '../../schemas/control.js'
+import type { AppDeps } from '../../http/context.js'
+import { AccountIdParams } from '../../schemas/path-params.js'
+import { VERSION } from '../../version.js'
+import { paymentControlRoutes } from './payments.js'
+
+const tag = 'Sandbox control'
+const startedAt = wallClockMs()
+const auth = 'control' as const
+
+function presentAccount(deps: AppDeps, accountId: string) {
+  const state = deps.store.accounts.get(accountId)!
+  const keys = [...deps.store.keys.values()].filter((k) => k.account_id === accountId).map(({ key, type, scopes, allowed_ips }) => ({ key, type, scopes: [...scopes], allowed_ips: [...allowed_ips] }))
+  return { id: accountId, keys, whitelist_enforced: state.account.whitelist_enforced, created_at: state.account.created_at }
+}
+
+const presentClock = (deps: AppDeps) => ({ mode: deps.clock.mode, now: deps.clock.nowIso(), offset_ms: deps.clock.offsetMs() })
+
+export const controlRoutes = [
+  defineRoute({
+    method: 'get', path: '/_sandbox/health', operationId: 'sandboxHealth', summary: 'Liveness and version (no control token needed, for health checks)', tag, auth: 'none',
+    status: 200, response: z.object({ status: z.literal('ok'), version: z.string(), uptime_s: CountSchema }),
+    handler: () => ({ status: 'ok', version: VERSION, uptime_s: Math.floor((wallClockMs() - startedAt) / 1000) }),
+  }),
+  defineRoute({
+    method: 'get', path: '/_sandbox/config', operationId: 'sandboxConfig', summary: 'The running configuration (control token hidden)', tag, auth,
+    status: 200, response: z.record(z.string(), z.unknown()),
+    handler: (_input, ctx) => ({ ...ctx.deps.config, controlToken: ctx.deps.config.controlToken === undefined ? null : '********' }),
+  }),
+  defineRoute({
+    method: 'post', path: '/_sandbox/reset', operationId: 'sandboxReset', summary: 'Back to the fixtures: everything, or one account by api_key', tag, auth,
+    request: { body: ResetSchema },
+    status: 200, response: ResetResultSchema, errors: ['resource_missing'],
+    handler: ({ body }, ctx) => {
+      const { control, store } = ctx.deps
+      if (body.api_key === undefined) {
+        control.resetAll()
+        return { reset: 'all', account_id: null }
+      }
+      const key = store.keys.get(body.api_key)
+      if (!key) throw new ApiError('resource_missing', `No account uses the key '${echoId(body.api_key)}'.`, { param: 'api_key' })
+      control.resetAccount(key.account_id)
+      return { reset: 'account', account_id: key.account_id }
+    },
+  }),
+  defineRoute({
+    method: 'get', path: '/_sandbox/accounts', operationId: 'sandboxListAccounts', summary: 'Accounts and their keys (filter by api_key)', tag, auth,
+    request: { query: ListAccountsQuery },
+    status: 200, response: z.array(AccountSchema),
+    handler: ({ query }, ctx) => {
+      const { store } = ctx.deps
+      if (query.api_key !== undefined) {
+        const key = store.keys.get(query.api_key)
+        return key ? [presentAccount(ctx.deps, key.account_id)] : []
+      }
+      return [...store.accounts.keys()].map((id) => presentAccount(ctx.deps, id))
+    },
+  }),
+  defineRoute({
+    method: 'patch', path: '/_sandbox/accounts/{id}', operationId: 'sandboxUpdateAccount', summary: 'Turn whitelist enforcement on or off for one account', tag, auth,
+    request: { params: AccountIdParams, body: PatchAccountSchema },
+    status: 200, response: AccountSchema, errors: ['resource_missing'],
+    handler: ({ params, body }, ctx) => {
+      const state = ctx.deps.store.accounts.get(params.id)
+      if (!state) throw new ApiError('resource_missing', `No such account: '${echoId(params.id)}'.`)
+      ctx.deps.store.update(() => (state.account.whitelist_enforced = body.whitelist_enforced))
+      return presentAccount(ctx.deps, params.id)
+    },
+  }),
+  defineRoute({
+    method: 'post', path: '/_sandbox/keys', operationId: 'sandboxCreateKey', summary: 'Create a secret or restricted key (on a new seeded account without account_id)', tag, auth,
+    request: { body: CreateKeySchema },
+    status: 201, response: CreatedKeySchema, errors: ['resource_missing'],
+    handler: ({ body }, ctx) => {
+      if (body.account_id !== undefined && !ctx.deps.store.accounts.has(body.account_id)) {
+        throw new ApiError('resource_missing', `No such account: '${echoId(body.account_id)}'.`, { param: 'account_id' })
+      }
+      const key = ctx.deps.accounts.createKey({ accountId: body.account_id, type: body.type, scopes: body.scopes ?? ['*'], allowedIps: body.allowed_ips })
+      return { key: key.key, account_id: key.account_id, type: key.type, scopes: [...key.scopes], allowed_ips: [...key.allowed_ips] }
+    },
+  }),
+  defineRoute({
+    method: 'get', path: '/_sandbox/clock', operationId: 'sandboxClock', summary: 'The sandbox clock', tag, auth,
+    status: 200, response: ClockSchema,
+    handler: (_input, ctx) => presentClock(ctx.deps),
+  }),
+  defineRoute({
+    method: 'post', path: '/_sandbox/clock/advance', operationId: 'sandboxAdvanceClock', summary: 'Move the clock forward, running everything that falls due in time order', tag, auth,
+    request: { body: AdvanceClockSchema },
+    status: 200, response: ClockSchema,
+    handler: async ({ body }, ctx) => {
+      await ctx.deps.clock.advance(body.ms)
+      return presentClock(ctx.deps)
+    },
+  }),
+  ...paymentControlRoutes,
+]

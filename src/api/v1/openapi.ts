@@ -1,0 +1,25 @@
+import * as z from 'zod'
+import { buildOpenApiDocument, type OpenApiDocument } from '../../openapi/document.js'
+import { VERSION } from '../../version.js'
+import { defineRoute, type AnyRoute } from '../../http/route.js'
+
+const OpenApiDocumentSchema = z
+  .looseObject({
+    openapi: z.literal('3.1.0'),
+    info: z.looseObject({ title: z.string(), version: z.string() }),
+    paths: z.record(z.string(), z.unknown()),
+  })
+  .meta({ id: 'OpenApiDocument', description: 'This OpenAPI 3.1 document.' })
+
+/**
+ * `GET /v1/openapi.json`: the document of every route in `routes` (this one included), built on the
+ * first request and kept. Pass the sandbox's own route list; it is read when the document is built.
+ */
+export function openApiRoute(routes: readonly AnyRoute[]): AnyRoute {
+  let document: OpenApiDocument | undefined
+  return defineRoute({
+    method: 'get', path: '/v1/openapi.json', operationId: 'getOpenApiDocument', summary: 'This OpenAPI 3.1 document', tag: 'OpenAPI', auth: 'none',
+    status: 200, response: OpenApiDocumentSchema, raw: true,
+    handler: () => (document ??= buildOpenApiDocument(routes, { version: VERSION })),
+  })
+}

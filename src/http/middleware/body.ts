@@ -1,0 +1,77 @@
+import type { IncomingMessage } from 'node:http'
+import { ApiError, echoId } from '../../errors.js'
+import { MAX_JSON_DEPTH, nestsDeeperThan } from '../../schemas/json-depth.js'
+
+export type RawBody =
+  | { kind: 'empty' }
+  | { kind: 'json'; text: string; value: unknown }
+  | { kind: 'form'; text: string; value: Record<string, unknown> }
+  | { kind: 'invalid_json'; text: string; message: string }
+
+/**
+ * Reads the request body as text, enforcing the size limit (413) and media type (415). Invalid
+ * JSON is returned as such, not thrown: idempotency checks come before body validation
+ * (CONTRACT.md section 13), and the error is raised there.
+ */
+export async function readBody(req: IncomingMessage, options: { limit: number; lenient: boolean }): Promise<RawBody> {
+  const declared = Number(req.headers['content-length'] ?? NaN)
+  if (declared > options.limit) throw tooLarge(options.limit)
+  const text = await readText(req, options.limit)
+  if (text.length === 0) return { kind: 'empty' }
+
+  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase()
+  if (type === 'application/json' || type.endsWith('+json')) {
+    if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return { kind: 'invalid_json', text, message: TOO_DEEP }
+    try {
+      return { kind: 'json', text, value: JSON.parse(text) }
+    } catch {
+      return { kind: 'invalid_json', text, message: NOT_JSON }
+    }
+  }
+  if (type === 'application/x-www-form-urlencoded') {
+    if (!options.lenient) {
+      throw new ApiError('unsupported_media_type', 'Form-encoded bodies are accepted only when the sandbox runs with --lenient; send JSON with Content-Type: application/json.')
+    }
+    return { kind: 'form', text, value: formToObject(new URLSearchParams(text)) }
+  }
+  throw new ApiError('unsupported_media_type', `Content-Type ${type ? `'${echoId(type)}'` : '(none)'} is not supported; send JSON with Content-Type: application/json.`)
+}
+
+const NOT_JSON = 'The request body is not valid JSON. Check for trailing commas, unquoted keys or single quotes.'
+const TOO_DEEP = `The request body nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep; no request needs that many.`
+
+function tooLarge(limit: number): ApiError {
+  return new ApiError('body_too_large', `The request body exceeds the limit of ${limit} bytes.`, { headers: { Connection: 'close' } })
+}
+
+function readText(req: IncomingMessage, limit: number): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length
+      if (size > limit) {
+        req.removeAllListeners('data')
+        req.resume() // discard the rest; the connection closes after the answer
+        reject(tooLarge(limit))
+        return
+      }
+      chunks.push(chunk)
+    })
+    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+    req.on('error', reject)
+  })
+}
+
+/** `amount=10&metadata[order]=42` → `{ amount: '10', metadata: { order: '42' } }`. */
+function formToObject(params: URLSearchParams): Record<string, unknown> {
+  const out: Record<string, unknown> = {}
+  for (const [name, value] of params) {
+    const nested = /^(\w+)\[(\w+)\]$/.exec(name)
+    if (nested) {
+      const parent = (out[nested[1]!] ??= {}) as Record<string, unknown>
+      if (typeof parent === 'object') parent[nested[2]!] = value
+    } else out[name] = value
+  }
+  return out
+}

@@ -1,0 +1,101 @@
+import type { Clock } from '../../clock.js'
+import { ApiError } from '../../errors.js'
+import type { IdempotencyRecord } from '../../model/records.js'
+import type { AccountState } from '../../store/account-state.js'
+import type { Store } from '../../store/store.js'
+import type { RawBody } from './body.js'
+
+const DAY_MS = 24 * 60 * 60 * 1000
+const VISIBLE_ASCII = /^[\x21-\x7e]{1,255}$/
+
+export type IdempotencyOutcome = { kind: 'replay'; record: IdempotencyRecord } | { kind: 'fresh'; record: IdempotencyRecord }
+
+/**
+ * `Idempotency-Key` on POST (CONTRACT.md section 6): the first request runs and its answer is kept
+ * for 24 hours of sandbox time; a retry with the same body gets that answer byte for byte.
+ */
+export function createIdempotency(deps: { store: Store; clock: Clock }) {
+  const { store, clock } = deps
+
+  return {
+    begin(account: AccountState, method: string, path: string, header: string, body: RawBody, requestId: string): IdempotencyOutcome {
+      const key = parseKey(header)
+      const scope = `${method} ${path} ${key}`
+      const fingerprint = fingerprintOf(body)
+      const existing = account.idempotency.get(scope)
+      if (existing && existing.expires_at > clock.now()) {
+        if (existing.fingerprint !== fingerprint) {
+          throw new ApiError('idempotency_key_reused', `Idempotency-Key '${key}' was already used with a different request body; use a new key for a new request.`)
+        }
+        if (existing.state === 'in_flight') {
+          throw new ApiError('idempotency_key_in_use', `A request with Idempotency-Key '${key}' is still being processed; retry once it has finished.`)
+        }
+        return { kind: 'replay', record: existing }
+      }
+      const record: IdempotencyRecord = {
+        scope,
+        fingerprint,
+        state: 'in_flight',
+        status: 0,
+        body: '',
+        request_id: requestId,
+        created_at: clock.nowIso(),
+        expires_at: clock.now() + DAY_MS,
+      }
+      account.idempotency.set(scope, record)
+      return { kind: 'fresh', record }
+    },
+
+    /** Keeps the answer to replay it. */
+    complete(account: AccountState, record: IdempotencyRecord, status: number, body: string): void {
+      store.update(() => {
+        record.state = 'done'
+        record.status = status
+        record.body = body
+      })
+      clock.schedule(
+        record.expires_at - clock.now(),
+        () => {
+          if (account.idempotency.get(record.scope) === record) store.update(() => account.idempotency.delete(record.scope))
+        },
+        account.account.id,
+      )
+    },
+
+    /** The request ended before validation passed: nothing is kept (CONTRACT.md section 6). */
+    abandon(account: AccountState, record: IdempotencyRecord): void {
+      if (account.idempotency.get(record.scope) === record) account.idempotency.delete(record.scope)
+    },
+  }
+}
+
+export type Idempotency = ReturnType<typeof createIdempotency>
+
+function parseKey(header: string): string {
+  const unquoted = /^"(.*)"$/.exec(header)?.[1] ?? header
+  if (!VISIBLE_ASCII.test(unquoted)) {
+    throw new ApiError('parameter_invalid', 'Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID works well).', { param: 'Idempotency-Key' })
+  }
+  return unquoted
+}
+
+function fingerprintOf(body: RawBody): string {
+  switch (body.kind) {
+    case 'empty':
+      return ''
+    case 'invalid_json':
+      return `raw:${body.text}`
+    default:
+      return canonicalJson(body.value)
+  }
+}
+
+/** JSON with object keys sorted, so that key order does not make two equal bodies differ. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`
+  if (value && typeof value === 'object') {
+    const entries = Object.keys(value).sort().map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`)
+    return `{${entries.join(',')}}`
+  }
+  return JSON.stringify(value)
+}

@@ -1,0 +1,21 @@
+import type { Request, Response } from 'express'
+import type { RequestJournal } from '../control/request-journal.js'
+import type { Rng } from '../rng.js'
+import type { Faults } from './middleware/faults.js'
+import type { Idempotency } from './middleware/idempotency.js'
+import type { RateLimiter } from './middleware/rate-limit.js'
+
+/** Request-scoped machinery the pipeline needs besides the ledger. */
+export interface HttpServices {
+  limiter: RateLimiter | undefined
+  idempotency: Idempotency
+  requestIds: Rng
+  checkControlToken(header: string | undefined): void
+  logError(error: unknown): void
+  /** Injected faults (`--latency`, `--error-rate`, `/_sandbox/faults`), between idempotency and validation. */
+  faults?: Faults
+  /** Called once per answered request, for the request log. */
+  onResponse?: (req: Request, res: Response, ctx: { requestId: string; durationMs: number }) => void
+  /** Keeps recent `/v1` requests for `GET /_sandbox/requests`, answered or not. */
+  journal?: RequestJournal
+}

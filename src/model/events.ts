@@ -1,0 +1,33 @@
+/** The events the sandbox emits: what webhooks deliver and what the stream's wallets channel sends. */
+
+/** An API event (`payment.succeeded`, …): what webhooks deliver. */
+export interface SandboxEvent {
+  id: string
+  object: 'event'
+  type: EventType
+  created_at: string
+  api_version: 'v1'
+  account_id: string
+  data: { object: unknown }
+}
+
+export const EVENT_TYPES = [
+  'payment.created',
+  'payment.processing',
+  'payment.succeeded',
+  'payment.failed',
+  'payout.created',
+  'payout.completed',
+  'payout.failed',
+  'payout.partially_failed',
+] as const
+export type EventType = (typeof EVENT_TYPES)[number]
+
+/** A change to one wallet, for the stream's `wallets` channel. */
+export interface WalletNotification {
+  account_id: string
+  wallet_id: string
+  event: 'balance.updated' | 'payment.updated' | 'deposit.received'
+  data: unknown
+  timestamp: string
+}

@@ -1,0 +1,254 @@
+import * as z from 'zod'
+import { resolveAccount, walletAccount } from '../model/ledger-accounts.js'
+import { ASSETS, NETWORKS, type Network } from '../model/networks.js'
+import { CAUSES } from '../model/postings.js'
+import { SCOPES, type KeyRecord, type PaymentRecord, type PayoutRecord, type WalletRecord } from '../model/records.js'
+import { formatAmount } from '../money.js'
+import { FaultSchema } from './faults.js'
+import { OutcomeRuleSchema } from './outcome-rules.js'
+
+/** A record as the data file holds it: base units (bigint) as strings of digits. */
+type Stored<T> = { [K in keyof T]: T[K] extends bigint ? string : T[K] }
+
+/**
+ * An account's postings as the data file (and a snapshot) holds them: one object per transaction,
+ * in log order (its position is its id), amounts as signed base units. Data written before
+ * postings existed has none; it loads with one opening-balance transaction per funded wallet.
+ */
+export const TransactionDataSchema = z.object({
+  cause: z.enum(CAUSES),
+  ref: z.string(),
+  at: z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'expected an ISO 8601 timestamp'),
+  lines: z
+    .array(z.object({ account: z.string(), amount: z.string().regex(/^-?[1-9]\d*$/, 'expected non-zero base units as a string of digits, with a sign when negative') }))
+    .min(1),
+})
+export type TransactionData = z.infer<typeof TransactionDataSchema>
+
+/**
+ * The ledger as it is written to `--data-file` (and returned by snapshots): plain JSON, base units
+ * as digit strings. Loading validates against this schema, so a hand-edited file that does not
+ * fit is refused with the path of the first problem instead of half-loading.
+ */
+const units = z.string().regex(/^-?\d+$/, 'expected base units as a string of digits')
+const metadata = z.record(z.string(), z.string())
+const timestamp = z.string()
+
+const KeyDataSchema = z.object({
+  key: z.string(),
+  account_id: z.string(),
+  type: z.enum(['secret', 'restricted']),
+  scopes: z.array(z.union([z.enum(SCOPES), z.literal('*')])),
+  allowed_ips: z.array(z.string()),
+}) satisfies z.ZodType<KeyRecord>
+
+const WalletDataSchema = z.object({
+  id: z.string(),
+  type: z.enum(['institutional', 'user', 'omnibus']),
+  name: z.string(),
+  address: z.string(),
+  currency: z.string(),
+  network: z.enum(NETWORKS),
+  status: z.enum(['active', 'frozen', 'closed']),
+  metadata,
+  created_at: timestamp,
+  updated_at: timestamp,
+  available: units,
+  locked: units,
+}) satisfies z.ZodType<Stored<WalletRecord>>
+
+const PaymentDataSchema = z.object({
+  id: z.string(),
+  seq: z.number().int(),
+  amount_units: units,
+  amount: z.string(),
+  currency: z.string(),
+  network: z.enum(NETWORKS),
+  status: z.enum(['pending', 'processing', 'completed', 'failed']),
+  source: z.string(),
+  destination: z.string(),
+  destination_type: z.enum(['wallet', 'address']),
+  description: z.string().nullable(),
+  metadata,
+  tx_hash: z.string().nullable(),
+  failure_code: z.string().nullable(),
+  failure_message: z.string().nullable(),
+  payout_id: z.string().nullable(),
+  created_at: timestamp,
+  updated_at: timestamp,
+  completed_at: timestamp.nullable(),
+  plan: z
+    .object({
+      outcome: z.enum(['completed', 'failed', 'pending']),
+      failure_code: z.string().nullable(),
+      stage: z.enum(['pending', 'processing']).nullable(),
+      decided_by: z.string(),
+    })
+    .nullable(),
+}) satisfies z.ZodType<Stored<PaymentRecord>>
+
+const PayoutDataSchema = z.object({
+  id: z.string(),
+  status: z.enum(['pending', 'processing', 'completed', 'partially_failed', 'failed']),
+  source: z.string(),
+  currency: z.string(),
+  total_amount: z.string(),
+  payment_ids: z.array(z.string()),
+  metadata,
+  created_at: timestamp,
+  updated_at: timestamp,
+}) satisfies z.ZodType<PayoutRecord>
+
+const AccountDataSchema = z.object({
+  account: z.object({ id: z.string(), created_at: timestamp, whitelist_enforced: z.boolean() }),
+  rng_state: z.tuple([z.number(), z.number(), z.number(), z.number()]),
+  wallets: z.array(WalletDataSchema),
+  payments: z.array(PaymentDataSchema),
+  // Files written before bulk payouts existed have none.
+  payouts: z.array(PayoutDataSchema).default([]),
+  whitelist: z.array(
+    z.object({ id: z.string(), address: z.string(), network: z.enum(NETWORKS), label: z.string().nullable(), created_at: timestamp }),
+  ),
+  webhooks: z.array(
+    z.object({
+      id: z.string(),
+      url: z.string(),
+      events: z.array(z.string()),
+      description: z.string().nullable(),
+      status: z.enum(['enabled', 'disabled']),
+      secret: z.string(),
+      created_at: timestamp,
+    }),
+  ),
+  idempotency: z.array(
+    z.object({
+      scope: z.string(),
+      fingerprint: z.string(),
+      state: z.literal('done'),
+      status: z.number().int(),
+      body: z.string(),
+      request_id: z.string(),
+      created_at: timestamp,
+      expires_at: z.number(),
+    }),
+  ),
+  // Every movement of money, in order; data written before postings existed has none (migrated on load).
+  postings: z.array(TransactionDataSchema).optional(),
+})
+
+/**
+ * Sandbox-wide state owned by the control API, by module. Each part is checked in full: a restore
+ * or data file with `faults: {}` would otherwise load and break every later request.
+ */
+const ControlDataSchema = z.strictObject({
+  outcome_rules: z.array(OutcomeRuleSchema).optional(),
+  faults: z.array(FaultSchema).optional(),
+  // `<network>:<address key>`, as the screening list keeps them.
+  screening_flagged: z.array(z.string().regex(new RegExp(`^(${NETWORKS.join('|')}):.+$`), 'expected "<network>:<address>"')).optional(),
+})
+
+export const DataSchema = z.object({
+  version: z.literal(1),
+  accounts: z.array(AccountDataSchema),
+  keys: z.array(KeyDataSchema),
+  control: ControlDataSchema.default({}),
+})
+
+export type Data = z.infer<typeof DataSchema>
+export type AccountData = z.infer<typeof AccountDataSchema>
+
+export interface WalletBalances {
+  id: string
+  network: Network
+  currency: string
+  updated_at: string
+  available: string | bigint
+  locked: string | bigint
+}
+
+/** A reference between records that does not hold: where (a path into the data) and what. */
+export interface Inconsistency {
+  path: Array<string | number>
+  problem: string
+}
+
+/**
+ * What the schema cannot see: references between records. A data file or snapshot whose key
+ * points at no account, or whose payment moves money out of a wallet that is not there, would
+ * load and then fail on first use; it is refused instead, naming the first such problem.
+ */
+export function firstInconsistency(data: Data): Inconsistency | undefined {
+  const accountIds = new Set<string>()
+  for (const [index, { account, wallets, payments, payouts, postings }] of data.accounts.entries()) {
+    if (accountIds.has(account.id)) return { path: ['accounts', index, 'account', 'id'], problem: `the account id '${account.id}' appears twice` }
+    accountIds.add(account.id)
+    const walletIds = new Set<string>()
+    for (const [w, wallet] of wallets.entries()) {
+      if (walletIds.has(wallet.id)) return { path: ['accounts', index, 'wallets', w, 'id'], problem: `the wallet id '${wallet.id}' appears twice` }
+      walletIds.add(wallet.id)
+    }
+    for (const [p, payment] of payments.entries()) {
+      if (!walletIds.has(payment.source)) return { path: ['accounts', index, 'payments', p, 'source'], problem: `no wallet '${payment.source}' in account '${account.id}'` }
+      if (payment.destination_type === 'wallet' && !walletIds.has(payment.destination)) {
+        return { path: ['accounts', index, 'payments', p, 'destination'], problem: `no wallet '${payment.destination}' in account '${account.id}'` }
+      }
+    }
+    const paymentIds = new Set(payments.map((payment) => payment.id))
+    for (const [p, payout] of payouts.entries()) {
+      const missing = payout.payment_ids.find((id) => !paymentIds.has(id))
+      if (missing) return { path: ['accounts', index, 'payouts', p, 'payment_ids'], problem: `no payment '${missing}' in account '${account.id}'` }
+    }
+    const unposted = firstPostingsInconsistency(postings, wallets)
+    if (unposted) return { path: ['accounts', index, ...unposted.path], problem: unposted.problem }
+  }
+  const keys = new Set<string>()
+  for (const [index, key] of data.keys.entries()) {
+    if (keys.has(key.key)) return { path: ['keys', index, 'key'], problem: `the key '${key.key}' appears twice` }
+    keys.add(key.key)
+    if (!accountIds.has(key.account_id)) return { path: ['keys', index, 'account_id'], problem: `no account '${key.account_id}'` }
+  }
+  return undefined
+}
+
+/** Base units of a value the schema may have refused already (zod runs refinements on such data too). */
+const unitsOf = (value: string | bigint): bigint | undefined => (typeof value === 'bigint' ? value : /^-?\d+$/.test(value) ? BigInt(value) : undefined)
+
+/**
+ * What the schema cannot see in an account's postings: lines on accounts that do not exist, a
+ * transaction that does not sum to zero per asset, and wallet balances that are not what the
+ * postings add up to, or below zero (also for data without postings, which migrates them as they
+ * are). `path` is relative to the account's data.
+ */
+export function firstPostingsInconsistency(
+  transactions: TransactionData[] | undefined,
+  wallets: readonly WalletBalances[],
+): { path: Array<string | number>; problem: string } | undefined {
+  const byId = new Map(wallets.map((wallet) => [wallet.id, wallet]))
+  const sums = new Map<string, bigint>()
+  for (const [t, tx] of (transactions ?? []).entries()) {
+    const perAsset = new Map<string, bigint>()
+    for (const [l, line] of tx.lines.entries()) {
+      const resolved = resolveAccount(line.account, (id) => byId.get(id))
+      if (!resolved) return { path: ['postings', t, 'lines', l, 'account'], problem: `'${line.account}' is no ledger account of this account (wal_…:available, wal_…:locked or external:<network>:<currency>)` }
+      const amount = unitsOf(line.amount)
+      if (amount === undefined) return undefined
+      perAsset.set(resolved.asset, (perAsset.get(resolved.asset) ?? 0n) + amount)
+      sums.set(line.account, (sums.get(line.account) ?? 0n) + amount)
+    }
+    for (const [asset, sum] of perAsset) {
+      if (sum !== 0n) return { path: ['postings', t], problem: `transaction ${t + 1} (${tx.cause} ${tx.ref}) does not balance: its ${asset.replace(':', ' ')} lines sum to ${sum} base units, not 0` }
+    }
+  }
+  for (const [w, wallet] of wallets.entries()) {
+    const decimals = ASSETS[wallet.network][wallet.currency] ?? 0
+    const show = (units: bigint) => `${formatAmount(units, decimals)} ${wallet.currency}`
+    for (const bucket of ['available', 'locked'] as const) {
+      const cached = unitsOf(wallet[bucket])
+      if (cached === undefined) return undefined
+      const posted = transactions === undefined ? cached : (sums.get(walletAccount(wallet.id, bucket)) ?? 0n)
+      if (cached !== posted) return { path: ['wallets', w, bucket], problem: `wallet ${wallet.id} has ${bucket} ${show(cached)} but its postings add up to ${show(posted)}` }
+      if (posted < 0n) return { path: ['wallets', w, bucket], problem: `wallet ${wallet.id} has a negative ${bucket} balance (${show(posted)})` }
+    }
+  }
+  return undefined
+}

@@ -1,0 +1,19 @@
+import type { AccountRecord, IdempotencyRecord, PayoutRecord, WalletRecord, WebhookEndpointRecord, WhitelistRecord } from '../model/records.js'
+import type { Rng } from '../rng.js'
+import type { PaymentIndex } from './payment-index.js'
+import type { PostingsLog } from './postings-log.js'
+
+/** One tenant: everything it owns lives here, so isolation is a matter of looking in one place. */
+export interface AccountState {
+  account: AccountRecord
+  rng: Rng
+  wallets: Map<string, WalletRecord>
+  payments: PaymentIndex
+  /** In creation order. */
+  payouts: Map<string, PayoutRecord>
+  whitelist: Map<string, WhitelistRecord>
+  webhooks: Map<string, WebhookEndpointRecord>
+  idempotency: Map<string, IdempotencyRecord>
+  /** Every movement of money, append-only; wallet balances are its cache. */
+  postings: PostingsLog
+}
