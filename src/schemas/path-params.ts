@@ -16,7 +16,7 @@ export const EXAMPLE_IDS = {
   payout: 'po_M8tMrDBQ5xalOhAtDtasxSWX',
   whitelistedAddress: 'wla_M8tMrDBQ5xalOhAtDtasxSWX',
   webhookEndpoint: 'whk_M8tMrDBQ5xalOhAtDtasxSWX',
-  delivery: 'dlv_5YPgk2pr48owbtspCIusZGtO',
+  delivery: 'dlv_4FKHdGC9f70TkxHB4ckM8hJn',
   outcomeRule: 'rule_6XeguecYcfSqTnXtPGsi56Sh',
   fault: 'flt_8V5RKLI66tXbq59FwiYij7Yp',
 } as const
