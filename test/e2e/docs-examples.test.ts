@@ -1,0 +1,125 @@
+import { execFile } from 'node:child_process'
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { promisify } from 'node:util'
+import ts from 'typescript'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { openStore } from '../../src/store/store.js'
+import { DEFAULT_KEY, institutionalWallet, startTestSandbox, type TestSandbox } from '../helpers/start-test-sandbox.js'
+import { missingAnswers, runShell, shellBlocks, shownAnswers } from '../helpers/shell-examples.js'
+
+/**
+ * The examples of the docs pages that can be run and are not run elsewhere (the curl tour has
+ * usage-tour.test.ts, the library page library.test.ts): each is taken from its page as printed,
+ * so a page cannot drift from what the sandbox does.
+ */
+
+const ROOT = resolve(import.meta.dirname, '../..')
+const page = (name: string) => readFileSync(join(ROOT, 'docs', name), 'utf8')
+const run = promisify(execFile)
+/** The seed `npm start` runs with: the pages show its ids. */
+const DEFAULT_SEED = 'wallet-sandbox'
+
+describe('docs/control-api.md: reading an account’s balances', () => {
+  let sb: TestSandbox
+  beforeAll(async () => {
+    sb = await startTestSandbox({ seed: DEFAULT_SEED })
+  })
+  afterAll(() => sb.close())
+
+  it('answers what the page shows after the pending payment it names', async () => {
+    const [example] = shellBlocks(page('control-api.md')).filter((block) => block.includes('/balances'))
+    expect(example).toContain('After a pending payment of 12.50 USDC')
+    const treasury = await institutionalWallet(sb, 'polygon', 'USDC')
+    await sb.api.post('/v1/payments').set(sb.auth()).send({ amount: '12.50', currency: 'USDC', source_wallet: treasury.id, recipient: '0x52908400098527886E0F7030069857D2E4169EE7' }).expect(201)
+    const output = await runShell(example!, sb.url, ROOT)
+    expect(shownAnswers(example!)).toHaveLength(1)
+    expect(missingAnswers(output, shownAnswers(example!))).toEqual([])
+  })
+})
+
+describe('docs/rest-api.md: a body nested too deep', () => {
+  let sb: TestSandbox
+  beforeAll(async () => {
+    sb = await startTestSandbox()
+  })
+  afterAll(() => sb.close())
+
+  it('gets the error the page shows', async () => {
+    const shown = /^HTTP\/1\.1 400 Bad Request\n(\{[\s\S]*?\})\n```/m.exec(page('rest-api.md'))![1]!
+    const expected = JSON.parse(shown.replace('"req_…"', '"req_"')) as { error: object }
+    const res = await sb.api.post('/v1/wallets').set(sb.auth(DEFAULT_KEY)).set('Content-Type', 'application/json').send('['.repeat(65) + ']'.repeat(65)).expect(400)
+    expect(res.body.error).toEqual(expected.error)
+  })
+})
+
+describe('docs/snapshots.md: a data file holding null', () => {
+  it('stops start-up with the message the page shows', async () => {
+    const text = page('snapshots.md')
+    const shown = /^ *\$ echo null > ledger\.json && wallet-sandbox --data-file ledger\.json\n *(.+)$/m.exec(text)![1]!
+    const dir = mkdtempSync(join(tmpdir(), 'wallet-sandbox-docs-'))
+    try {
+      const file = join(dir, 'ledger.json')
+      writeFileSync(file, 'null\n')
+      const error = await openStore({ dataFile: file }).then(() => undefined, (thrown: Error) => thrown)
+      expect(error?.message.replace(file, 'ledger.json')).toBe(shown)
+      expect(readFileSync(file, 'utf8')).toBe('null\n')
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('docs/openapi.md', () => {
+  let sb: TestSandbox
+  let workDir: string
+  beforeAll(async () => {
+    sb = await startTestSandbox({ seed: DEFAULT_SEED })
+    // Inside the project, so that tsc and node resolve openapi-fetch from its node_modules.
+    mkdirSync(join(ROOT, 'node_modules/.cache'), { recursive: true })
+    workDir = mkdtempSync(join(ROOT, 'node_modules/.cache/docs-openapi-'))
+  })
+  afterAll(async () => {
+    rmSync(workDir, { recursive: true, force: true })
+    await sb.close()
+  })
+
+  it('lists exactly the example ids of the document’s path parameters', async () => {
+    const document = (await sb.api.get('/v1/openapi.json').expect(200)).body as { paths: Record<string, Record<string, { parameters?: Array<{ in: string; example?: string }> }>> }
+    const examples = new Set(
+      Object.values(document.paths).flatMap((operations) =>
+        Object.values(operations).flatMap((operation) => (operation.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.example)),
+      ),
+    )
+    const table = page('openapi.md').split('## Example ids')[1]!.split('\n## ')[0]!
+    const shown = [...table.matchAll(/^\| [^|]+ \| `([a-z]+_[A-Za-z0-9]+)` \|/gm)].map(([, id]) => id)
+    expect(new Set(shown)).toEqual(examples)
+  })
+
+  it('runs the typed client as printed: generated types, a wallet, a page of wallets, a payment', async () => {
+    const text = page('openapi.md')
+    const generate = shellBlocks(text).find((block) => block.includes('openapi-typescript'))!
+    // The page's npx runs the project's own openapi-typescript here, without a lookup in the registry.
+    await runShell(generate.replace('npx openapi-typescript', join(ROOT, 'node_modules/.bin/openapi-typescript')), sb.url, workDir)
+    const code = /^```ts\n([\s\S]*?)^```$/m.exec(text)![1]!.replace("'http://127.0.0.1:4400'", JSON.stringify(sb.url))
+    const probe = '\nconsole.log(JSON.stringify({ created: created?.data, page: page?.data, paid: paid?.data }))\n'
+    writeFileSync(join(workDir, 'example.ts'), code + probe)
+    writeFileSync(join(workDir, 'package.json'), JSON.stringify({ type: 'module' }))
+    writeFileSync(join(workDir, 'tsconfig.json'), JSON.stringify({
+      compilerOptions: { target: 'ES2023', module: 'NodeNext', moduleResolution: 'NodeNext', lib: ['ES2023', 'DOM'], strict: true, noEmit: true, skipLibCheck: true },
+      files: ['example.ts'],
+    }))
+    const tsc = await run(process.execPath, [join(ROOT, 'node_modules/typescript/bin/tsc'), '-p', join(workDir, 'tsconfig.json')], { cwd: workDir }).catch((error: { stdout: string }) => error)
+    expect(tsc.stdout).toBe('')
+
+    const js = ts.transpileModule(code + probe, { compilerOptions: { target: ts.ScriptTarget.ES2023, module: ts.ModuleKind.ESNext } }).outputText
+    writeFileSync(join(workDir, 'example.mjs'), js)
+    const { stdout } = await run(process.execPath, [join(workDir, 'example.mjs')], { cwd: workDir })
+    const { created, page: listed, paid } = JSON.parse(stdout)
+    expect(created).toMatchObject({ object: 'wallet', name: 'Alice', type: 'user', currency: 'USDC', network: 'polygon' })
+    expect(listed.every((wallet: { network: string }) => wallet.network === 'polygon')).toBe(true)
+    expect(listed).toHaveLength(5)
+    expect(paid).toMatchObject({ object: 'payment', status: 'pending', amount: '12.50', source: 'wal_RJ404a9s9n2lY76hzhRKhSUF', destination: created.id })
+  }, 60_000)
+})
