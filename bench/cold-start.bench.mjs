@@ -6,8 +6,7 @@
 // less than the wall-clock time.
 //
 // Knobs: BENCH_STARTS (15 per server), BENCH_STRICT=1 (exit 1 when the target is missed).
-import { readFileSync } from 'node:fs'
-import { FIXTURE, SANDBOX_BIN, fixed, freePort, percentile, printTable, spawnNode, stop, waitUntilAnswering } from './lib.mjs'
+import { FIXTURE, SANDBOX_BIN, cpuMs, fixed, freePort, percentile, printTable, spawnNode, stop, waitUntilAnswering } from './lib.mjs'
 
 const STARTS = Number(process.env.BENCH_STARTS ?? 15)
 const POLL_MS = 2
@@ -18,16 +17,6 @@ const targets = [
   { name: 'express 5 (minimal)', script: FIXTURE('express-app.mjs'), args: [], path: '/', baseline: true },
   { name: 'wallet-sandbox --quiet', script: SANDBOX_BIN, args: ['--quiet'], path: '/_sandbox/health', target: TARGET },
 ]
-
-/** User + system CPU ms of a live process, from /proc (undefined where there is none). */
-function cpuMs(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100 // utime + stime, in USER_HZ (100) ticks
-  } catch {
-    return undefined
-  }
-}
 
 async function coldStart(target) {
   const port = await freePort()
