@@ -129,8 +129,8 @@ export function createWalletService(deps: { store: Store; clock: Clock; publishe
         wallet.updated_at = clock.nowIso()
       })
       const from = fromAddress ?? generateAddress(wallet.network, account.rng)
-      publisher.wallet(account, wallet.id, 'deposit.received', { wallet_id: wallet.id, amount: formatAmount(units, decimals), currency: wallet.currency, from_address: from })
-      publisher.wallet(account, wallet.id, 'balance.updated', presentBalance(wallet))
+      publisher.wallet(account, wallet.id, 'deposit.received', () => ({ wallet_id: wallet.id, amount: formatAmount(units, decimals), currency: wallet.currency, from_address: from }))
+      publisher.wallet(account, wallet.id, 'balance.updated', () => presentBalance(wallet))
       return wallet
     },
   }
