@@ -44,9 +44,20 @@ export async function startLoopReceiver() {
 
   const entryFor = (paymentId) => {
     let entry = byPayment.get(paymentId)
-    if (!entry) byPayment.set(paymentId, (entry = { types: [], done: undefined, resolve: undefined }))
-    entry.done ??= new Promise((resolve) => (entry.resolve = resolve))
+    if (!entry) {
+      entry = { types: [], complete: false }
+      entry.done = new Promise((resolve, reject) => Object.assign(entry, { resolve, reject }))
+      entry.done.catch(() => {}) // rejected before anyone waits: still reported to whoever waits later
+      byPayment.set(paymentId, entry)
+    }
     return entry
+  }
+  /** A problem ends every wait at once: the loop fails fast instead of timing out. */
+  let failedAll = false
+  const fail = (problem) => {
+    problems.push(problem)
+    for (const entry of byPayment.values()) if (!entry.complete) entry.reject(new Error(problem))
+    failedAll = true
   }
 
   const server = createServer((req, res) => {
@@ -61,7 +72,7 @@ export async function startLoopReceiver() {
       try {
         new Webhook(secret ?? 'whsec_').verify(body, req.headers)
       } catch (error) {
-        problems.push(`webhook ${req.headers['webhook-id']} to ${req.url} failed verification: ${error.message}`)
+        fail(`webhook ${req.headers['webhook-id']} to ${req.url} failed verification: ${error.message}`)
         return
       }
       if (seenIds.has(req.headers['webhook-id'])) problems.push(`webhook ${req.headers['webhook-id']} arrived twice`)
@@ -69,7 +80,10 @@ export async function startLoopReceiver() {
       const event = JSON.parse(body)
       const entry = entryFor(event.data.object.id)
       entry.types.push(event.type)
-      if (entry.types.length === LIFECYCLE_TYPES.length) entry.resolve()
+      if (entry.types.length === LIFECYCLE_TYPES.length) {
+        entry.complete = true
+        entry.resolve()
+      }
     })
   })
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
@@ -87,7 +101,9 @@ export async function startLoopReceiver() {
           reject(new Error(`payment ${paymentId}: ${timeoutMs} ms without its webhooks; received [${types.join(', ')}]${problems.length ? `; ${problems.join('; ')}` : ''}`))
         }, timeoutMs)
       })
-      return Promise.race([entryFor(paymentId).done, late]).finally(() => clearTimeout(timer))
+      const entry = entryFor(paymentId)
+      if (failedAll && !entry.complete) entry.reject(new Error(problems[0]))
+      return Promise.race([entry.done, late]).finally(() => clearTimeout(timer))
     },
     /** Everything that was wrong with what arrived, given the payments the loop made. */
     check(paymentIds) {
