@@ -1,4 +1,4 @@
-// Cold start (issue 5's target): from process spawn to the first answered health request, for a
+// Cold start (issue 12's target): from process spawn to the first answered health request, for a
 // bare node:http server, a minimal express 5 app and the sandbox, each started the same way
 // (`node <script> --port <free port>`) and polled every few milliseconds until it answers 200.
 // The three take turns, so that a machine that gets busier during the run affects all alike. On
@@ -6,28 +6,17 @@
 // less than the wall-clock time.
 //
 // Knobs: BENCH_STARTS (15 per server), BENCH_STRICT=1 (exit 1 when the target is missed).
-import { readFileSync } from 'node:fs'
-import { FIXTURE, SANDBOX_BIN, fixed, freePort, percentile, printTable, spawnNode, stop, waitUntilAnswering } from './lib.mjs'
+import { FIXTURE, SANDBOX_BIN, cpuMs, fixed, freePort, percentile, printTable, spawnNode, stop, waitUntilAnswering } from './lib.mjs'
 
 const STARTS = Number(process.env.BENCH_STARTS ?? 15)
 const POLL_MS = 2
-const TARGET = 1.2
+const TARGET = 1.1
 
 const targets = [
   { name: 'node:http (bare)', script: FIXTURE('node-http.mjs'), args: [], path: '/' },
   { name: 'express 5 (minimal)', script: FIXTURE('express-app.mjs'), args: [], path: '/', baseline: true },
   { name: 'wallet-sandbox --quiet', script: SANDBOX_BIN, args: ['--quiet'], path: '/_sandbox/health', target: TARGET },
 ]
-
-/** User + system CPU ms of a live process, from /proc (undefined where there is none). */
-function cpuMs(pid) {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100 // utime + stime, in USER_HZ (100) ticks
-  } catch {
-    return undefined
-  }
-}
 
 async function coldStart(target) {
   const port = await freePort()

@@ -1,5 +1,6 @@
 // Helpers shared by the bench/*.bench.mjs scripts: free ports, child servers, polling, tables.
 import { spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { request } from 'node:http'
 import { createServer } from 'node:net'
 import { fileURLToPath } from 'node:url'
@@ -141,3 +142,13 @@ export function printTable(title, header, rows) {
 }
 
 export const fixed = (value, digits = 1) => Number(value.toFixed(digits))
+
+/** User + system CPU ms of a live process, from /proc (undefined where there is none). */
+export function cpuMs(pid) {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ')
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100 // utime + stime, in USER_HZ (100) ticks
+  } catch {
+    return undefined
+  }
+}

@@ -87,6 +87,17 @@ export function createClock(options: ClockOptions): Clock {
 
   const base = () => (options.mode === 'manual' ? options.start : Date.now())
   const now = () => pinned ?? base() + offset
+  // One request stamps several records with the same instant (a manual clock: every one of them).
+  let lastIsoMs = NaN
+  let lastIso = ''
+  const nowIso = () => {
+    const ms = now()
+    if (ms !== lastIsoMs) {
+      lastIso = new Date(ms).toISOString()
+      lastIsoMs = ms
+    }
+    return lastIso
+  }
 
   function runTask(timer: Timer): Promise<void> | void {
     try {
@@ -136,7 +147,7 @@ export function createClock(options: ClockOptions): Clock {
   return {
     mode: options.mode,
     now,
-    nowIso: () => new Date(now()).toISOString(),
+    nowIso,
     offsetMs: () => offset,
     schedule(delayMs, task, tag) {
       const timer: Timer = { id: nextId++, dueAt: now() + Math.max(0, delayMs), task, tag }

@@ -5,7 +5,7 @@ const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/
 
 /** Lower-case hex without a prefix. */
 export function toHex(bytes: Uint8Array): string {
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('')
+  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('hex')
 }
 
 /** EIP-55: a letter is upper case when the matching nibble of keccak-256(lower-case hex) is >= 8. */
@@ -21,12 +21,21 @@ export function toChecksumAddress(address: string): string {
   return out
 }
 
+/** Mixed-case addresses already checked: clients send the same few again and again, and keccak in JS is not free. */
+const checksumChecked = new Map<string, boolean>()
+const CHECKED_LIMIT = 1000
+
 export function isValidEvmAddress(address: string): boolean {
   if (!EVM_ADDRESS.test(address)) return false
   const hex = address.slice(2)
   // Single-case addresses carry no checksum, as in every EVM wallet.
   if (hex === hex.toLowerCase() || hex === hex.toUpperCase()) return true
-  return toChecksumAddress(address) === address
+  let valid = checksumChecked.get(address)
+  if (valid === undefined) {
+    if (checksumChecked.size >= CHECKED_LIMIT) checksumChecked.clear()
+    checksumChecked.set(address, (valid = toChecksumAddress(address) === address))
+  }
+  return valid
 }
 
 export function generateEvmAddress(rng: Rng): string {

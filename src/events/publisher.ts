@@ -7,7 +7,8 @@ import type { EventType, SandboxEvent, WalletNotification } from '../model/event
 /** Builds API events and wallet notifications and puts them on the bus. */
 export interface Publisher {
   event(account: AccountState, type: EventType, resource: unknown): SandboxEvent
-  wallet(account: AccountState, walletId: string, event: WalletNotification['event'], data: unknown): void
+  /** `data` is a function: presenting costs time, and only a stream subscriber needs it. */
+  wallet(account: AccountState, walletId: string, event: WalletNotification['event'], data: () => unknown): void
 }
 
 export function createPublisher(bus: Bus, clock: Clock): Publisher {
@@ -27,7 +28,7 @@ export function createPublisher(bus: Bus, clock: Clock): Publisher {
     },
     wallet(account, walletId, event, data) {
       if (bus.listenerCount('wallet') === 0) return
-      bus.emit('wallet', { account_id: account.account.id, wallet_id: walletId, event, data, timestamp: clock.nowIso() })
+      bus.emit('wallet', { account_id: account.account.id, wallet_id: walletId, event, data: data(), timestamp: clock.nowIso() })
     },
   }
 }

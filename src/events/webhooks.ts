@@ -123,6 +123,9 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
   }
 
   async function drain(key: string, queue: DeliveryRecord[]): Promise<void> {
+    // The event came from a request or a timer that is still running: let it answer first (a
+    // client's next request overlaps with the delivery), and let events of the same turn join the queue.
+    await new Promise<void>((resolve) => setImmediate(resolve))
     while (queue.length > 0) {
       await attempt(queue[0]!, 'automatic')
       queue.shift()

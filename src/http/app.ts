@@ -5,9 +5,10 @@ import type { AppDeps } from './context.js'
 import { createRouteHandler } from './pipeline.js'
 import type { HttpServices } from './services.js'
 import { renderError, send } from './respond.js'
+import { createRouteIndex } from './route-index.js'
 import { toExpressPath, type AnyRoute } from './route.js'
 
-/** Builds the express app: the dashboard's files, one handler per route object, then 405 per known path, then 404. */
+/** Builds the express app: the dashboard's files, one handler per route object (found through the route index), then 405 per known path, then 404. */
 export function createApp(deps: AppDeps, http: HttpServices, routes: AnyRoute[], extra: (app: Express) => void = () => {}): Express {
   const app = express()
   app.disable('x-powered-by')
@@ -34,10 +35,12 @@ export function createApp(deps: AppDeps, http: HttpServices, routes: AnyRoute[],
   // Static files, not route objects: they are not part of the API, so not of its OpenAPI document.
   mountDashboard(app)
 
+  const index = createRouteIndex(app)
+  app.use(index.middleware)
   const methodsByPath = new Map<string, string[]>()
   for (const route of routes) {
     const path = toExpressPath(route.path)
-    app[route.method](path, createRouteHandler(route, deps, http))
+    index.add(route.method, path, createRouteHandler(route, deps, http))
     methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), route.method.toUpperCase()])
   }
   for (const [path, methods] of methodsByPath) {

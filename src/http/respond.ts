@@ -37,6 +37,8 @@ export function send(res: ServerResponse, rendered: Rendered, extraHeaders?: Rec
   res.statusCode = rendered.status
   res.setHeader('Content-Type', JSON_TYPE)
   res.setHeader('Content-Length', Buffer.byteLength(rendered.text))
-  for (const [name, value] of Object.entries({ ...rendered.headers, ...extraHeaders })) res.setHeader(name, value)
+  for (const headers of [rendered.headers, extraHeaders]) {
+    if (headers) for (const name in headers) res.setHeader(name, headers[name]!)
+  }
   res.end(rendered.text)
 }

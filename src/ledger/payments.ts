@@ -117,8 +117,8 @@ export function createPaymentService(deps: {
     for (const id of wallets) {
       const wallet = account.wallets.get(id)
       if (!wallet) continue
-      publisher.wallet(account, id, 'payment.updated', presentPayment(payment))
-      if (balancesMoved.includes(id)) publisher.wallet(account, id, 'balance.updated', presentBalance(wallet))
+      publisher.wallet(account, id, 'payment.updated', () => presentPayment(payment))
+      if (balancesMoved.includes(id)) publisher.wallet(account, id, 'balance.updated', () => presentBalance(wallet))
     }
   }
 

@@ -131,8 +131,8 @@ export function createWalletService(deps: { store: Store; clock: Clock; publishe
         deposit(account, wallet, units, from, clock.now())
         wallet.updated_at = clock.nowIso()
       })
-      publisher.wallet(account, wallet.id, 'deposit.received', { wallet_id: wallet.id, amount: formatAmount(units, decimals), currency: wallet.currency, from_address: from })
-      publisher.wallet(account, wallet.id, 'balance.updated', presentBalance(wallet))
+      publisher.wallet(account, wallet.id, 'deposit.received', () => ({ wallet_id: wallet.id, amount: formatAmount(units, decimals), currency: wallet.currency, from_address: from }))
+      publisher.wallet(account, wallet.id, 'balance.updated', () => presentBalance(wallet))
       return wallet
     },
   }

@@ -1,0 +1,58 @@
+import type { Express, NextFunction, Request, RequestHandler, Response } from 'express'
+import type { Method } from './route.js'
+
+/** The part of express's router layer this module uses (not in express's types). */
+interface RouterLayer {
+  /** Express's own matcher: case-insensitive, one optional trailing slash, params decoded (URIError when they cannot be). */
+  match(path: string): false | { params: Record<string, string> }
+}
+
+interface Entry {
+  /** Lower-cased literal start of the path, up to its first parameter: a cheap test before the matcher. */
+  prefix: string
+  layer: RouterLayer
+  handler: RequestHandler
+}
+
+/**
+ * A shortcut in front of express's router for the route objects. Express tries its layers one by
+ * one (about a hundred here: the dashboard, every route, a 405 handler per path), with its
+ * bookkeeping around each; this tries only the routes of the request's method whose literal prefix
+ * fits, with the matcher express built for that same layer, in the same order. So it picks the route
+ * express would pick, and anything it does not match (HEAD, OPTIONS, 405, 404) goes on to express.
+ */
+export function createRouteIndex(app: Express) {
+  const byMethod = new Map<string, Entry[]>()
+
+  return {
+    /** Registers the route with express (still the fallback) and in the index. */
+    add(method: Method, path: string, handler: RequestHandler): void {
+      app[method](path, handler)
+      const stack = (app as unknown as { router: { stack: RouterLayer[] } }).router.stack
+      const entry = { prefix: path.split(':')[0]!.toLowerCase(), layer: stack[stack.length - 1]!, handler }
+      const key = method.toUpperCase()
+      byMethod.set(key, [...(byMethod.get(key) ?? []), entry])
+    },
+
+    middleware(req: Request, res: Response, next: NextFunction): void {
+      const entries = byMethod.get(req.method)
+      if (!entries) return next()
+      const path = req.path
+      const lower = path.toLowerCase()
+      for (const entry of entries) {
+        if (!lower.startsWith(entry.prefix)) continue
+        let matched: ReturnType<RouterLayer['match']>
+        try {
+          matched = entry.layer.match(path)
+        } catch (error) {
+          return next(error) // bad percent-encoding in a parameter, as express reports it
+        }
+        if (!matched) continue
+        req.params = matched.params
+        Promise.resolve(entry.handler(req, res, next)).catch(next)
+        return
+      }
+      next()
+    },
+  }
+}
