@@ -1,3 +1,4 @@
+import { put } from '../store/changes.js'
 import * as z from 'zod'
 import { ApiError } from '../errors.js'
 import { defineRoute } from '../http/route.js'
@@ -22,7 +23,7 @@ const auth = 'control' as const
 function takeOver(ctx: RequestContext, id: string, act: (account: AccountState, payment: PaymentRecord) => PaymentRecord) {
   const { account, payment } = ctx.deps.control.findPayment(id)
   act(account, payment)
-  ctx.deps.store.update(() => (payment.plan = null))
+  ctx.deps.store.apply([put('payment', account.account.id, payment.id, { ...payment, plan: null })])
   return presentPayment(payment)
 }
 

@@ -1,3 +1,4 @@
+import { put } from '../store/changes.js'
 import * as z from 'zod'
 import { wallClockMs } from '../clock.js'
 import { ApiError } from '../errors.js'
@@ -68,7 +69,7 @@ export const controlRoutes = [
     handler: ({ params, body }, ctx) => {
       const state = ctx.deps.store.accounts.get(params.id)
       if (!state) throw new ApiError('resource_missing', `No such account: '${params.id}'.`)
-      ctx.deps.store.update(() => (state.account.whitelist_enforced = body.whitelist_enforced))
+      ctx.deps.store.apply([put('account', state.account.id, state.account.id, { ...state.account, whitelist_enforced: body.whitelist_enforced })])
       return presentAccount(ctx.deps, params.id)
     },
   }),

@@ -6,7 +6,7 @@ import type { Accounts } from '../ledger/accounts.js'
 import type { OutcomeRules } from '../lifecycle/outcome-rules.js'
 import type { Screening } from '../lifecycle/screening.js'
 import type { AccountState, PaymentRecord, WalletRecord } from '../store/records.js'
-import type { Data } from '../store/data.js'
+import { emptyData, type Data } from '../store/data.js'
 import type { Store } from '../store/store.js'
 import type { FaultRules } from './fault-rules.js'
 
@@ -37,10 +37,7 @@ export function createSandboxControl(deps: {
     /** Everything back to the fixtures: accounts provisioned since start-up are gone (open auth re-creates them on use). */
     resetAll(): void {
       for (const id of store.accounts.keys()) forget(id)
-      store.update(() => {
-        store.accounts.clear()
-        store.keys.clear()
-      })
+      store.apply([{ op: 'replace', value: emptyData() }])
       rules.clear()
       screening.clear()
       faults.clear()
@@ -55,7 +52,7 @@ export function createSandboxControl(deps: {
      */
     restore(data: Data): void {
       for (const id of store.accounts.keys()) forget(id)
-      store.replace(data)
+      store.apply([{ op: 'replace', value: data }])
       accounts.ensureDefault()
       bus.emit('state.restored')
     },

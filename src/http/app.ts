@@ -3,6 +3,7 @@ import { mountDashboard } from '../dashboard.js'
 import { ApiError } from '../errors.js'
 import type { Rng } from '../rng.js'
 import type { AppDeps } from './context.js'
+import { holdAnswersUntilDurable } from './durable-answers.js'
 import type { Faults } from './faults.js'
 import type { Idempotency } from './idempotency.js'
 import { createRouteHandler } from './pipeline.js'
@@ -32,6 +33,7 @@ export function createApp(deps: AppDeps, http: HttpServices, routes: AnyRoute[],
   app.disable('x-powered-by')
   app.disable('etag')
   app.set('query parser', 'simple')
+  if (deps.config.dataFile && deps.config.durability === 'strict') app.use(holdAnswersUntilDurable(deps.store))
 
   app.use((req, res, next) => {
     const requestId = `req_${http.requestIds.base62(24)}`

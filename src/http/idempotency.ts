@@ -1,6 +1,7 @@
 import type { Clock } from '../clock.js'
 import { ApiError } from '../errors.js'
 import type { AccountState, IdempotencyRecord } from '../store/records.js'
+import { put, remove } from '../store/changes.js'
 import type { Store } from '../store/store.js'
 import type { RawBody } from './body.js'
 
@@ -15,6 +16,7 @@ export type IdempotencyOutcome = { kind: 'replay'; record: IdempotencyRecord } |
  */
 export function createIdempotency(deps: { store: Store; clock: Clock }) {
   const { store, clock } = deps
+  const forget = (account: AccountState, record: IdempotencyRecord) => store.apply([remove('idempotency', account.account.id, record.scope)])
 
   return {
     begin(account: AccountState, method: string, path: string, header: string, body: RawBody, requestId: string): IdempotencyOutcome {
@@ -41,21 +43,17 @@ export function createIdempotency(deps: { store: Store; clock: Clock }) {
         created_at: clock.nowIso(),
         expires_at: clock.now() + DAY_MS,
       }
-      account.idempotency.set(scope, record)
+      store.apply([put('idempotency', account.account.id, scope, record)])
       return { kind: 'fresh', record }
     },
 
     /** Keeps the answer to replay it. */
     complete(account: AccountState, record: IdempotencyRecord, status: number, body: string): void {
-      store.update(() => {
-        record.state = 'done'
-        record.status = status
-        record.body = body
-      })
+      store.apply([put('idempotency', account.account.id, record.scope, { ...record, state: 'done', status, body })])
       clock.schedule(
         record.expires_at - clock.now(),
         () => {
-          if (account.idempotency.get(record.scope) === record) store.update(() => account.idempotency.delete(record.scope))
+          if (account.idempotency.get(record.scope) === record) forget(account, record)
         },
         account.account.id,
       )
@@ -63,7 +61,7 @@ export function createIdempotency(deps: { store: Store; clock: Clock }) {
 
     /** The request ended before validation passed: nothing is kept (CONTRACT.md section 6). */
     abandon(account: AccountState, record: IdempotencyRecord): void {
-      if (account.idempotency.get(record.scope) === record) account.idempotency.delete(record.scope)
+      if (account.idempotency.get(record.scope) === record) forget(account, record)
     },
   }
 }

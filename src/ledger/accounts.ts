@@ -6,7 +6,8 @@ import { newId } from '../ids.js'
 import { toBaseUnits } from '../money.js'
 import { createRng } from '../rng.js'
 import { PaymentIndex } from '../store/payment-index.js'
-import type { AccountState, KeyRecord, KeyType, Scope, WalletRecord } from '../store/records.js'
+import { put } from '../store/changes.js'
+import type { AccountState, KeyRecord, KeyType, Scope, WalletRecord, WebhookEndpointRecord } from '../store/records.js'
 import type { Store } from '../store/store.js'
 
 export interface Accounts {
@@ -31,8 +32,8 @@ export function createAccounts(deps: {
   clock: Clock
   fixtures: Fixtures
   seed: string
-  /** Runs on every freshly seeded (or reset) account: `--webhook-url` adds its endpoint here. */
-  onSeeded?: (state: AccountState) => void
+  /** Asked for every freshly seeded (or reset) account: `--webhook-url` adds its endpoint here. */
+  configuredEndpoint?: (state: AccountState) => WebhookEndpointRecord | undefined
 }): Accounts {
   const { store, clock, fixtures, seed } = deps
   let createdByControl = 0
@@ -40,19 +41,22 @@ export function createAccounts(deps: {
   function seedAccount(id: string, origin: string, whitelistEnforced = false): AccountState {
     const rng = createRng(seed, 'account', origin)
     const now = clock.nowIso()
+    // A new tenant is built whole here and stored with one change ('tenant'), not record by record.
+    const wallets = new Map<string, WalletRecord>()
+    const webhooks = new Map<string, WebhookEndpointRecord>()
     const state: AccountState = {
       account: { id, created_at: now, whitelist_enforced: whitelistEnforced },
       rng,
-      wallets: new Map(),
+      wallets,
       payments: new PaymentIndex(),
       payouts: new Map(),
       whitelist: new Map(),
-      webhooks: new Map(),
+      webhooks,
       idempotency: new Map(),
     }
     const addWallet = (wallet: Omit<WalletRecord, 'id' | 'address' | 'created_at' | 'updated_at' | 'status' | 'locked'>) => {
       const id = newId('wal', rng)
-      state.wallets.set(id, { ...wallet, id, address: generateAddress(wallet.network, rng), status: 'active', locked: 0n, created_at: now, updated_at: now })
+      wallets.set(id, { ...wallet, id, address: generateAddress(wallet.network, rng), status: 'active', locked: 0n, created_at: now, updated_at: now })
     }
     for (const seedWallet of fixtures.accounts.institutional_wallets) {
       addWallet({
@@ -76,61 +80,51 @@ export function createAccounts(deps: {
         available: toBaseUnits(seedWallet.balance, decimals(seedWallet.network, seedWallet.currency)),
       })
     }
-    deps.onSeeded?.(state)
+    const endpoint = deps.configuredEndpoint?.(state)
+    if (endpoint) webhooks.set(endpoint.id, endpoint)
     return state
   }
 
-  function register(state: AccountState): AccountState {
-    store.accounts.set(state.account.id, state)
-    return state
-  }
-
-  function addKey(key: KeyRecord): KeyRecord {
-    store.keys.set(key.key, key)
-    return key
-  }
+  const tenant = (state: AccountState) => put('tenant', undefined, state.account.id, state)
+  const keyChange = (key: KeyRecord) => put('key', undefined, key.key, key)
 
   const defaults = fixtures.accounts.default_account
   return {
     ensureDefault() {
       const existing = store.accounts.get(defaults.id)
       if (existing) return existing
-      return store.update(() => {
-        const state = register(seedAccount(defaults.id, defaults.id))
-        for (const key of defaults.keys) {
-          addKey({ key: key.key, account_id: defaults.id, type: key.type, scopes: key.type === 'secret' ? ['*'] : (key.scopes ?? []), allowed_ips: key.allowed_ips })
-        }
-        return state
-      })
+      const state = seedAccount(defaults.id, defaults.id)
+      const keys = defaults.keys.map((key): KeyRecord => ({ key: key.key, account_id: defaults.id, type: key.type, scopes: key.type === 'secret' ? ['*'] : (key.scopes ?? []), allowed_ips: key.allowed_ips }))
+      store.apply([tenant(state), ...keys.map(keyChange)])
+      return state
     },
     forNewSecretKey(key) {
-      return store.update(() => {
-        const id = newId('acct', createRng(seed, 'account-id', key))
-        const state = store.accounts.get(id) ?? register(seedAccount(id, key))
-        addKey({ key, account_id: id, type: 'secret', scopes: ['*'], allowed_ips: [] })
-        return state
-      })
+      const id = newId('acct', createRng(seed, 'account-id', key))
+      const existing = store.accounts.get(id)
+      const state = existing ?? seedAccount(id, key)
+      store.apply([...(existing ? [] : [tenant(state)]), keyChange({ key, account_id: id, type: 'secret', scopes: ['*'], allowed_ips: [] })])
+      return state
     },
     createKey({ accountId, type, scopes, allowedIps }) {
-      return store.update(() => {
-        const origin = `control-${++createdByControl}-${store.keys.size}`
-        const keyRng = createRng(seed, 'key', origin)
-        const account = accountId ? store.accounts.get(accountId)! : register(seedAccount(newId('acct', keyRng), origin))
-        const prefix = type === 'secret' ? 'sk_test_' : 'rk_test_'
-        return addKey({
-          key: prefix + keyRng.base62(24),
-          account_id: account.account.id,
-          type,
-          scopes: type === 'secret' ? ['*'] : scopes,
-          allowed_ips: allowedIps,
-        })
-      })
+      const origin = `control-${++createdByControl}-${store.keys.size}`
+      const keyRng = createRng(seed, 'key', origin)
+      const created = accountId ? undefined : seedAccount(newId('acct', keyRng), origin)
+      const prefix = type === 'secret' ? 'sk_test_' : 'rk_test_'
+      const key: KeyRecord = {
+        key: prefix + keyRng.base62(24),
+        account_id: accountId ?? created!.account.id,
+        type,
+        scopes: type === 'secret' ? ['*'] : scopes,
+        allowed_ips: allowedIps,
+      }
+      store.apply([...(created ? [tenant(created)] : []), keyChange(key)])
+      return key
     },
     reset(accountId) {
-      return store.update(() => {
-        const origin = accountId === defaults.id ? defaults.id : firstKeyOf(accountId) ?? accountId
-        return register(seedAccount(accountId, origin))
-      })
+      const origin = accountId === defaults.id ? defaults.id : firstKeyOf(accountId) ?? accountId
+      const state = seedAccount(accountId, origin)
+      store.apply([tenant(state)])
+      return state
     },
     get: (accountId) => store.accounts.get(accountId),
   }

@@ -5,6 +5,7 @@ import type { Publisher } from '../events/publisher.js'
 import { newId } from '../ids.js'
 import { formatAmount } from '../money.js'
 import type { AccountState, Metadata, PaymentRecord, PaymentStatus, PayoutRecord, PayoutStatus } from '../store/records.js'
+import { put, type Change } from '../store/changes.js'
 import type { Store } from '../store/store.js'
 import { newestFirst } from './page.js'
 import type { CheckedPayment, PaymentService } from './payments.js'
@@ -88,24 +89,29 @@ export function createPayoutService(deps: { store: Store; clock: Clock; publishe
         )
       }
 
-      const { payout, items } = store.update(() => {
-        const id = newId('po', account.rng)
-        const items = input.items.map((item, index) => payments.insert(account, { ...item, source_wallet: source.id, currency: source.currency, payout_id: id }, checked[index]!))
-        const now = clock.nowIso()
-        const payout: PayoutRecord = {
-          id,
-          status: 'pending',
-          source: source.id,
-          currency: source.currency,
-          total_amount: formatAmount(total, decimals),
-          payment_ids: items.map((payment) => payment.id),
-          metadata: input.metadata,
-          created_at: now,
-          updated_at: now,
-        }
-        account.payouts.set(id, payout)
-        return { payout, items }
+      const id = newId('po', account.rng)
+      const changes: Change[] = []
+      let wallet = source
+      const items = input.items.map((item, index) => {
+        // Each item locks its amount in the wallet as the previous items left it.
+        const itemChecked = { ...checked[index]!, source: wallet }
+        const payment = payments.insert(account, { ...item, source_wallet: source.id, currency: source.currency, payout_id: id }, itemChecked, changes)
+        wallet = itemChecked.source
+        return payment
       })
+      const now = clock.nowIso()
+      const payout: PayoutRecord = {
+        id,
+        status: 'pending',
+        source: source.id,
+        currency: source.currency,
+        total_amount: formatAmount(total, decimals),
+        payment_ids: items.map((payment) => payment.id),
+        metadata: input.metadata,
+        created_at: now,
+        updated_at: now,
+      }
+      store.apply([...changes, put('payout', account.account.id, id, payout)])
       // The payout first, so that its items' events can be traced back to a payout the receiver knows.
       publisher.event(account, 'payout.created', presentPayout(payout))
       for (const payment of items) payments.announce(account, payment)
@@ -119,10 +125,7 @@ export function createPayoutService(deps: { store: Store; clock: Clock; publishe
       const statuses = payout.payment_ids.flatMap((id) => account.payments.get(id)?.status ?? [])
       const status = payoutStatusOf(statuses)
       if (status === payout.status) return
-      store.update(() => {
-        payout.status = status
-        payout.updated_at = clock.nowIso()
-      })
+      store.apply([put('payout', account.account.id, payout.id, { ...payout, status, updated_at: clock.nowIso() })])
       const type = FINAL_EVENTS[status]
       if (type) publisher.event(account, type, presentPayout(payout))
     },

@@ -5,6 +5,7 @@ import type { Publisher } from '../events/publisher.js'
 import { newId } from '../ids.js'
 import { formatAmount, toBaseUnits } from '../money.js'
 import type { AccountState, Metadata, WalletRecord, WalletStatus, WalletType } from '../store/records.js'
+import { put } from '../store/changes.js'
 import type { Store } from '../store/store.js'
 import { credit } from './balances.js'
 import { newestFirst } from './page.js'
@@ -43,29 +44,33 @@ export function createWalletService(deps: { store: Store; clock: Clock; publishe
     return wallet
   }
 
+  /** The stored wallet, now updated in place to `next`. */
+  function save(account: AccountState, next: WalletRecord): WalletRecord {
+    store.apply([put('wallet', account.account.id, next.id, next)])
+    return account.wallets.get(next.id)!
+  }
+
   return {
     get,
 
     create(account: AccountState, input: CreateWalletInput): WalletRecord {
-      return store.update(() => {
-        const now = clock.nowIso()
-        const wallet: WalletRecord = {
-          id: newId('wal', account.rng),
-          type: input.type,
-          name: input.name,
-          address: generateAddress(input.network, account.rng),
-          currency: input.currency,
-          network: input.network,
-          status: 'active',
-          metadata: input.metadata,
-          created_at: now,
-          updated_at: now,
-          available: 0n,
-          locked: 0n,
-        }
-        account.wallets.set(wallet.id, wallet)
-        return wallet
-      })
+      const now = clock.nowIso()
+      const wallet: WalletRecord = {
+        id: newId('wal', account.rng),
+        type: input.type,
+        name: input.name,
+        address: generateAddress(input.network, account.rng),
+        currency: input.currency,
+        network: input.network,
+        status: 'active',
+        metadata: input.metadata,
+        created_at: now,
+        updated_at: now,
+        available: 0n,
+        locked: 0n,
+      }
+      store.apply([put('wallet', account.account.id, wallet.id, wallet)])
+      return wallet
     },
 
     /** Newest first. */
@@ -88,13 +93,8 @@ export function createWalletService(deps: { store: Store; clock: Clock; publishe
       if (wallet.status === 'closed') {
         throw new ApiError('invalid_state_transition', `Wallet ${id} is closed; a closed wallet cannot be changed or reopened.`)
       }
-      return store.update(() => {
-        if (input.name !== undefined) wallet.name = input.name
-        if (input.metadata !== undefined) wallet.metadata = input.metadata
-        if (input.status !== undefined) wallet.status = input.status
-        wallet.updated_at = clock.nowIso()
-        return wallet
-      })
+      const { name = wallet.name, metadata = wallet.metadata, status = wallet.status } = input
+      return save(account, { ...wallet, name, metadata, status, updated_at: clock.nowIso() })
     },
 
     /** DELETE: only an empty wallet with nothing in flight; it stays readable as `closed`. */
@@ -111,11 +111,7 @@ export function createWalletService(deps: { store: Store; clock: Clock; publishe
       if (account.payments.hasOpenPayments(id)) {
         throw new ApiError('wallet_not_empty', `Wallet ${id} has payments that are not final yet; wait for them to complete or fail.`)
       }
-      return store.update(() => {
-        wallet.status = 'closed'
-        wallet.updated_at = clock.nowIso()
-        return wallet
-      })
+      return save(account, { ...wallet, status: 'closed', updated_at: clock.nowIso() })
     },
 
     /** Control API: funds arriving from outside. */
@@ -124,10 +120,9 @@ export function createWalletService(deps: { store: Store; clock: Clock; publishe
       if (wallet.status === 'closed') throw new ApiError('wallet_inactive', `Wallet ${id} is closed and cannot receive funds.`)
       const decimals = decimalsOf(wallet)
       const units = parseAmountFor(amount, decimals, `${wallet.currency} on ${wallet.network}`)
-      store.update(() => {
-        credit(wallet, units)
-        wallet.updated_at = clock.nowIso()
-      })
+      const next = { ...wallet, updated_at: clock.nowIso() }
+      credit(next, units)
+      save(account, next)
       const from = fromAddress ?? generateAddress(wallet.network, account.rng)
       publisher.wallet(account, wallet.id, 'deposit.received', { wallet_id: wallet.id, amount: formatAmount(units, decimals), currency: wallet.currency, from_address: from })
       publisher.wallet(account, wallet.id, 'balance.updated', presentBalance(wallet))

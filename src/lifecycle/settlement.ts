@@ -1,3 +1,4 @@
+import { put } from '../store/changes.js'
 import type { Network } from '../chain/networks.js'
 import type { Clock } from '../clock.js'
 import type { Config } from '../config.js'
@@ -43,7 +44,7 @@ export function createSettlement(deps: { config: Config; clock: Clock; store: St
 
   function start(account: AccountState, payment: PaymentRecord): void {
     const plan = deps.decide(account, payment)
-    store.update(() => (payment.plan = plan))
+    store.apply([put('payment', account.account.id, payment.id, { ...payment, plan })])
     if (plan.outcome !== 'pending') drive(account, payment)
   }
 

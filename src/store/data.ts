@@ -13,7 +13,7 @@ const units = z.string().regex(/^-?\d+$/, 'expected base units as a string of di
 const metadata = z.record(z.string(), z.string())
 const timestamp = z.string()
 
-const KeyDataSchema = z.object({
+export const KeyDataSchema = z.object({
   key: z.string(),
   account_id: z.string(),
   type: z.enum(['secret', 'restricted']),
@@ -21,7 +21,7 @@ const KeyDataSchema = z.object({
   allowed_ips: z.array(z.string()),
 })
 
-const WalletDataSchema = z.object({
+export const WalletDataSchema = z.object({
   id: z.string(),
   type: z.enum(['institutional', 'user', 'omnibus']),
   name: z.string(),
@@ -36,7 +36,7 @@ const WalletDataSchema = z.object({
   locked: units,
 })
 
-const PaymentDataSchema = z.object({
+export const PaymentDataSchema = z.object({
   id: z.string(),
   seq: z.number().int(),
   amount_units: units,
@@ -66,7 +66,7 @@ const PaymentDataSchema = z.object({
     .nullable(),
 })
 
-const PayoutDataSchema = z.object({
+export const PayoutDataSchema = z.object({
   id: z.string(),
   status: z.enum(['pending', 'processing', 'completed', 'partially_failed', 'failed']),
   source: z.string(),
@@ -78,39 +78,41 @@ const PayoutDataSchema = z.object({
   updated_at: timestamp,
 })
 
-const AccountDataSchema = z.object({
-  account: z.object({ id: z.string(), created_at: timestamp, whitelist_enforced: z.boolean() }),
+export const WhitelistDataSchema = z.object({ id: z.string(), address: z.string(), network: z.enum(NETWORKS), label: z.string().nullable(), created_at: timestamp })
+
+export const WebhookDataSchema = z.object({
+  id: z.string(),
+  url: z.string(),
+  events: z.array(z.string()),
+  description: z.string().nullable(),
+  status: z.enum(['enabled', 'disabled']),
+  secret: z.string(),
+  created_at: timestamp,
+})
+
+export const IdempotencyDataSchema = z.object({
+  scope: z.string(),
+  fingerprint: z.string(),
+  state: z.literal('done'),
+  status: z.number().int(),
+  body: z.string(),
+  request_id: z.string(),
+  created_at: timestamp,
+  expires_at: z.number(),
+})
+
+export const AccountRecordDataSchema = z.object({ id: z.string(), created_at: timestamp, whitelist_enforced: z.boolean() })
+
+export const AccountDataSchema = z.object({
+  account: AccountRecordDataSchema,
   rng_state: z.tuple([z.number(), z.number(), z.number(), z.number()]),
   wallets: z.array(WalletDataSchema),
   payments: z.array(PaymentDataSchema),
   // Files written before bulk payouts existed have none.
   payouts: z.array(PayoutDataSchema).default([]),
-  whitelist: z.array(
-    z.object({ id: z.string(), address: z.string(), network: z.enum(NETWORKS), label: z.string().nullable(), created_at: timestamp }),
-  ),
-  webhooks: z.array(
-    z.object({
-      id: z.string(),
-      url: z.string(),
-      events: z.array(z.string()),
-      description: z.string().nullable(),
-      status: z.enum(['enabled', 'disabled']),
-      secret: z.string(),
-      created_at: timestamp,
-    }),
-  ),
-  idempotency: z.array(
-    z.object({
-      scope: z.string(),
-      fingerprint: z.string(),
-      state: z.literal('done'),
-      status: z.number().int(),
-      body: z.string(),
-      request_id: z.string(),
-      created_at: timestamp,
-      expires_at: z.number(),
-    }),
-  ),
+  whitelist: z.array(WhitelistDataSchema),
+  webhooks: z.array(WebhookDataSchema),
+  idempotency: z.array(IdempotencyDataSchema),
 })
 
 export const DataSchema = z.object({
@@ -119,10 +121,17 @@ export const DataSchema = z.object({
   keys: z.array(KeyDataSchema),
   /** Sandbox-wide state owned by the control API (outcome rules, screening list, …), by module. */
   control: z.record(z.string(), z.unknown()).default({}),
+  /** Append-only logs (`account/log`): present once a change appended to one. */
+  logs: z.record(z.string(), z.array(z.unknown())).optional(),
 })
 
 export type Data = z.infer<typeof DataSchema>
-type AccountData = z.infer<typeof AccountDataSchema>
+export type AccountData = z.infer<typeof AccountDataSchema>
+
+export const encodeWallet = (w: WalletRecord) => ({ ...w, available: String(w.available), locked: String(w.locked) })
+export const decodeWallet = (w: z.infer<typeof WalletDataSchema>): WalletRecord => ({ ...w, available: BigInt(w.available), locked: BigInt(w.locked) })
+export const encodePayment = (p: PaymentRecord) => ({ ...p, amount_units: String(p.amount_units) })
+export const decodePayment = (p: z.infer<typeof PaymentDataSchema>): PaymentRecord => ({ ...p, amount_units: BigInt(p.amount_units) })
 
 export const emptyData = (): Data => ({ version: 1, accounts: [], keys: [], control: {} })
 
@@ -130,8 +139,8 @@ export function accountToData(state: AccountState): AccountData {
   return {
     account: { ...state.account },
     rng_state: state.rng.state(),
-    wallets: [...state.wallets.values()].map((w) => ({ ...w, metadata: { ...w.metadata }, available: String(w.available), locked: String(w.locked) })),
-    payments: state.payments.values().map((p) => ({ ...p, metadata: { ...p.metadata }, plan: p.plan && { ...p.plan }, amount_units: String(p.amount_units) })),
+    wallets: [...state.wallets.values()].map((w) => ({ ...encodeWallet(w), metadata: { ...w.metadata } })),
+    payments: state.payments.values().map((p) => ({ ...encodePayment(p), metadata: { ...p.metadata }, plan: p.plan && { ...p.plan } })),
     payouts: [...state.payouts.values()].map((p) => ({ ...p, payment_ids: [...p.payment_ids], metadata: { ...p.metadata } })),
     whitelist: [...state.whitelist.values()].map((entry) => ({ ...entry })),
     webhooks: [...state.webhooks.values()].map((endpoint) => ({ ...endpoint, events: [...endpoint.events] })),
@@ -142,11 +151,11 @@ export function accountToData(state: AccountState): AccountData {
 
 export function accountFromData(data: AccountData): AccountState {
   const payments = new PaymentIndex()
-  for (const p of data.payments) payments.add({ ...p, amount_units: BigInt(p.amount_units) } as PaymentRecord)
+  for (const p of data.payments) payments.add(decodePayment(p))
   return {
     account: { ...data.account },
     rng: restoreRng(data.rng_state as RngState),
-    wallets: new Map(data.wallets.map((w) => [w.id, { ...w, available: BigInt(w.available), locked: BigInt(w.locked) } as WalletRecord])),
+    wallets: new Map(data.wallets.map((w) => [w.id, decodeWallet(w)])),
     payments,
     payouts: new Map(data.payouts.map((p) => [p.id, { ...p, payment_ids: [...p.payment_ids], metadata: { ...p.metadata } }])),
     whitelist: new Map(data.whitelist.map((entry) => [entry.id, { ...entry }])),

@@ -142,11 +142,12 @@ export interface IdempotencyRecord {
 export interface AccountState {
   account: AccountRecord
   rng: Rng
-  wallets: Map<string, WalletRecord>
+  // Read-only here: only the store changes them, by applying change sets.
+  wallets: ReadonlyMap<string, WalletRecord>
   payments: PaymentIndex
   /** In creation order. */
-  payouts: Map<string, PayoutRecord>
-  whitelist: Map<string, WhitelistRecord>
-  webhooks: Map<string, WebhookEndpointRecord>
-  idempotency: Map<string, IdempotencyRecord>
+  payouts: ReadonlyMap<string, PayoutRecord>
+  whitelist: ReadonlyMap<string, WhitelistRecord>
+  webhooks: ReadonlyMap<string, WebhookEndpointRecord>
+  idempotency: ReadonlyMap<string, IdempotencyRecord>
 }

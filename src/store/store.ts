@@ -1,31 +1,39 @@
-import type { Low } from 'lowdb'
-import type { JSONFile } from 'lowdb/node'
-import * as z from 'zod'
-import { formatParam } from '../errors.js'
-import { accountFromData, accountToData, DataSchema, emptyData, firstInconsistency, keysFromData, type Data } from './data.js'
+import type { RngState } from '../rng.js'
+import type { ChangeSet } from './changes.js'
+import type { Data } from './data.js'
+import type { Durability, FlushTimer } from './journal-writer.js'
 import type { AccountState, KeyRecord } from './records.js'
+import { createState } from './state.js'
+
+export { StoreLoadError } from './load-error.js'
+export type { Durability } from './journal-writer.js'
 
 /**
- * All state of one sandbox process, in memory; with a data file, also on disk. Changes go
- * through `update(fn)`: `fn` runs synchronously (so no other request sees half of it) and the
- * new state is then written behind, never on the request's path.
+ * All state of one sandbox process. Reads go straight to the records and their indexes (an
+ * account's payments are indexed per filter); every change is a change set given to `apply`,
+ * which applies all of it or none. With a data file, the file backend also journals each set.
  */
 export interface Store {
-  readonly accounts: Map<string, AccountState>
-  readonly keys: Map<string, KeyRecord>
-  /** Sandbox-wide state of the control API (outcome rules, screening list), as plain JSON. */
-  readonly control: Record<string, unknown>
+  readonly accounts: ReadonlyMap<string, AccountState>
+  readonly keys: ReadonlyMap<string, KeyRecord>
+  /** Sandbox-wide state of the control API (outcome rules, screening list), as plain JSON, by module. */
+  readonly control: Readonly<Record<string, unknown>>
+  /** Append-only logs by `account/log`; a change set appends with `{op: 'append', at: length}`. */
+  readonly logs: ReadonlyMap<string, readonly unknown[]>
   readonly dataFile: string | undefined
-  update<T>(change: () => T): T
+  apply(changes: ChangeSet): void
+  /**
+   * Undefined when everything applied so far is as durable as promised; otherwise (`--durability
+   * strict` with changes not yet fsynced) resolves once it is. Answers wait for it.
+   */
+  durable(): Promise<void> | undefined
   /** Resolves once everything changed so far is on disk. */
   flush(): Promise<void>
+  /** Writes a fresh snapshot and starts a new journal (in the background; requests go on). */
+  compact(): Promise<void>
   toData(): Data
-  /** Replaces the whole state (restore, reset). */
-  replace(data: Data): void
-}
-
-export class StoreLoadError extends Error {
-  override name = 'StoreLoadError'
+  /** Flushes, stops the file backend and releases the data file's lock. */
+  close(): Promise<void>
 }
 
 export interface OpenStoreResult {
@@ -34,120 +42,51 @@ export interface OpenStoreResult {
   loaded: boolean
 }
 
-export async function openStore(options: { dataFile?: string; onWriteError?: (error: unknown) => void }): Promise<OpenStoreResult> {
+export interface StoreOptions {
+  dataFile?: string
+  durability?: Durability
+  onWriteError?: (error: unknown) => void
+  /** Start-up notices (a torn line dropped, a migration). */
+  warn?: (message: string) => void
+  /** Paces batched writes (tests drive it by hand). */
+  timer?: FlushTimer
+  /** Journal size that triggers a compaction (bytes; at least the snapshot's size). */
+  compactAfterBytes?: number
+  /** The time written into snapshot headers. */
+  now?: () => string
+}
+
+export async function openStore(options: StoreOptions): Promise<OpenStoreResult> {
+  if (!options.dataFile) return { store: createMemoryStore(), loaded: false }
+  // Loaded only for a data file: an in-memory sandbox starts without the file machinery (cold start).
+  const { openFileStore } = await import('./file-store.js')
+  return openFileStore({ ...options, dataFile: options.dataFile })
+}
+
+export function createMemoryStore(): Store {
   const state = createState()
-  if (!options.dataFile) return { store: createStore(state, undefined, () => {}), loaded: false }
-
-  // Loaded only for a data file: an in-memory sandbox starts without lowdb (cold start).
-  const [{ Low }, { JSONFile }] = await Promise.all([import('lowdb'), import('lowdb/node')])
-  const file = new JSONFile<Data>(options.dataFile)
-  const existing = await readDataFile(file, options.dataFile)
-  if (existing) state.replace(existing)
-  // Constructed explicitly with JSONFile: lowdb's presets switch to memory under NODE_ENV=test.
-  const db = new Low<Data>(file, emptyData())
-  const writer = createWriteBehind(db, state.toData, options.onWriteError)
-  return { store: createStore(state, options.dataFile, writer.schedule, writer.flush), loaded: existing !== undefined }
-}
-
-function createState() {
-  const accounts = new Map<string, AccountState>()
-  const keys = new Map<string, KeyRecord>()
-  const control: Record<string, unknown> = {}
-  return {
-    accounts,
-    keys,
-    control,
-    toData: (): Data => ({
-      version: 1,
-      accounts: [...accounts.values()].map(accountToData),
-      keys: [...keys.values()].map((k) => ({ ...k, scopes: [...k.scopes], allowed_ips: [...k.allowed_ips] })),
-      control: structuredClone(control),
-    }),
-    replace(data: Data) {
-      accounts.clear()
-      keys.clear()
-      for (const key of Object.keys(control)) delete control[key]
-      for (const account of data.accounts) accounts.set(account.account.id, accountFromData(account))
-      for (const key of keysFromData(data)) keys.set(key.key, key)
-      Object.assign(control, structuredClone(data.control))
-    },
-  }
-}
-
-function createStore(
-  state: ReturnType<typeof createState>,
-  dataFile: string | undefined,
-  schedule: () => void,
-  flush: () => Promise<void> = async () => {},
-): Store {
   return {
     accounts: state.accounts,
     keys: state.keys,
     control: state.control,
-    dataFile,
-    update(change) {
-      const result = change()
-      schedule()
-      return result
-    },
-    flush,
+    logs: state.logs,
+    dataFile: undefined,
+    apply: (changes) => state.apply(changes),
+    durable: () => undefined,
+    flush: async () => {},
+    compact: async () => {},
     toData: state.toData,
-    replace(data) {
-      state.replace(data)
-      schedule()
-    },
+    close: async () => {},
   }
 }
 
-async function readDataFile(file: JSONFile<Data>, path: string): Promise<Data | undefined> {
-  let raw: unknown
-  try {
-    raw = await file.read()
-  } catch (error) {
-    const reason = error instanceof SyntaxError ? `it is not valid JSON (${error.message})` : `it cannot be read (${(error as Error).message})`
-    throw new StoreLoadError(`Data file ${path}: ${reason}. The file was left untouched; fix it or pass another --data-file.`)
+/** The generator positions of the accounts a change set touched, journaled with it so ids are never reused. */
+export function rngStatesOf(accounts: ReadonlyMap<string, AccountState>, changes: ChangeSet): Record<string, RngState> {
+  const states: Record<string, RngState> = {}
+  for (const change of changes) {
+    const id = change.op === 'replace' ? undefined : (change.account ?? (change.op === 'put' && change.kind === 'tenant' ? change.id : undefined))
+    const account = id === undefined ? undefined : accounts.get(id)
+    if (account) states[id!] = account.rng.state()
   }
-  if (raw === null) return undefined
-  const parsed = DataSchema.safeParse(raw)
-  if (!parsed.success) {
-    throw new StoreLoadError(
-      `Data file ${path} does not match the ledger's schema:\n${z.prettifyError(parsed.error)}\nThe file was left untouched; fix it or pass another --data-file.`,
-    )
-  }
-  const inconsistency = firstInconsistency(parsed.data)
-  if (inconsistency) throw new StoreLoadError(`Data file ${path} is inconsistent at ${formatParam(inconsistency.path)}: ${inconsistency.problem}. The file was left untouched; fix it or pass another --data-file.`)
-  return parsed.data
-}
-
-/**
- * Coalesces changes into whole-file writes (lowdb's JSONFile writes a temp file and renames it, one
- * write at a time). The pause before a write grows with the time the last serialisation took, so a
- * very large ledger is written less often instead of stalling request handling.
- */
-function createWriteBehind(db: Low<Data>, snapshot: () => Data, onError: (error: unknown) => void = () => {}) {
-  let timer: NodeJS.Timeout | undefined
-  let lastSerialiseMs = 0
-  let writing: Promise<void> = Promise.resolve()
-
-  function writeNow(): Promise<void> {
-    if (timer) clearTimeout(timer)
-    timer = undefined
-    const started = performance.now()
-    db.data = snapshot()
-    const write = db.write() // serialises synchronously, then writes asynchronously
-    lastSerialiseMs = performance.now() - started
-    writing = writing.then(() => write).catch(onError)
-    return writing
-  }
-
-  return {
-    schedule() {
-      if (timer) return
-      timer = setTimeout(writeNow, Math.min(lastSerialiseMs * 4, 2000))
-    },
-    async flush() {
-      if (timer) await writeNow()
-      else await writing
-    },
-  }
+  return states
 }

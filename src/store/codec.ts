@@ -1,0 +1,41 @@
+import * as z from 'zod'
+import type { RecordKind } from './changes.js'
+import {
+  accountFromData, AccountDataSchema, AccountRecordDataSchema, accountToData, decodePayment, decodeWallet, encodePayment, encodeWallet, IdempotencyDataSchema,
+  KeyDataSchema, PaymentDataSchema, PayoutDataSchema, WalletDataSchema, WebhookDataSchema, WhitelistDataSchema,
+} from './data.js'
+import type { IdempotencyRecord } from './records.js'
+
+/**
+ * How each kind of record looks on disk (journal and snapshot lines) and back. Base units are
+ * digit strings on disk and bigints in memory; everything read back is checked against the same
+ * schemas as a snapshot document, so a damaged line is refused with its position.
+ */
+interface Codec {
+  schema: z.ZodType
+  encode(value: never): unknown
+  decode(data: never): unknown
+}
+
+const plain = (schema: z.ZodType): Codec => ({ schema, encode: (value) => value, decode: (data) => data })
+
+const CODECS: Record<RecordKind, Codec> = {
+  tenant: { schema: AccountDataSchema, encode: accountToData, decode: accountFromData },
+  account: plain(AccountRecordDataSchema),
+  key: plain(KeyDataSchema),
+  wallet: { schema: WalletDataSchema, encode: encodeWallet, decode: decodeWallet },
+  payment: { schema: PaymentDataSchema, encode: encodePayment, decode: decodePayment },
+  payout: plain(PayoutDataSchema),
+  whitelist: plain(WhitelistDataSchema),
+  webhook: plain(WebhookDataSchema),
+  // In-flight requests are not acknowledged yet; on disk an idempotency record is always done.
+  idempotency: { schema: IdempotencyDataSchema.extend({ state: z.enum(['in_flight', 'done']) }), encode: (r: IdempotencyRecord) => r, decode: (r: IdempotencyRecord) => r },
+  control: plain(z.unknown()),
+}
+
+export const RECORD_KINDS = Object.keys(CODECS) as RecordKind[]
+
+export const encodeRecord = (kind: RecordKind, value: unknown): unknown => CODECS[kind].encode(value as never)
+
+/** Throws a ZodError for a value that does not fit the kind's schema. */
+export const decodeRecord = (kind: RecordKind, data: unknown): unknown => CODECS[kind].decode(CODECS[kind].schema.parse(data) as never)
