@@ -38,7 +38,7 @@ export async function openFileStore(options: StoreOptions & { dataFile: string }
   let snapshotBytes = 0
   let compacting: Promise<void> | undefined
   let closing: Promise<void> | undefined
-  const journal = createJournalWriter({ path: journalPath(path, generation), durability: options.durability ?? 'batched', timer: options.timer ?? { setTimeout, clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) }, onError })
+  const journal = createJournalWriter({ path: journalPath(path, generation), durability: options.durability ?? 'batched', timer: options.timer ?? { setTimeout, clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) }, onError, sync: options.sync })
   const threshold = () => Math.max(options.compactAfterBytes ?? MIN_COMPACT_BYTES, snapshotBytes)
 
   function compact(): Promise<void> {

@@ -1,4 +1,4 @@
-import { closeSync, fdatasync, fdatasyncSync, openSync, writeSync } from 'node:fs'
+import { closeSync, fdatasync, openSync, writeSync } from 'node:fs'
 
 export type Durability = 'strict' | 'batched'
 
@@ -17,13 +17,22 @@ export const BATCH_MS = 50
  * `batched`: written and fsynced every BATCH_MS. The write itself is synchronous (the page cache
  * makes it quick and a kill -9 cannot lose it); the fsync runs off the event loop.
  */
-export function createJournalWriter(options: { path: string; durability: Durability; timer: FlushTimer; onError: (error: unknown) => void }) {
-  const { durability, timer, onError } = options
+export function createJournalWriter(options: {
+  path: string
+  durability: Durability
+  timer: FlushTimer
+  onError: (error: unknown) => void
+  /** The fsync of the journal (tests observe it). */
+  sync?: (fd: number, done: (error: NodeJS.ErrnoException | null) => void) => void
+}) {
+  const { durability, timer, onError, sync = fdatasync } = options
   let fd = openSync(options.path, 'a')
   let pending: string[] = []
   let appended = 0
   let synced = 0
   let syncing = false
+  /** The fsync of the file `rotate` left is running: later lines wait for it (their order on disk). */
+  let rotating = false
   let scheduled: unknown
   let bytes = 0
   const waiters: Array<{ upTo: number; resolve: () => void }> = []
@@ -50,7 +59,7 @@ export function createJournalWriter(options: { path: string; durability: Durabil
       if (durability === 'batched') timer.clearTimeout(scheduled)
       scheduled = undefined
     }
-    if (syncing || appended === synced) return
+    if (syncing || rotating || appended === synced) return
     const upTo = appended
     try {
       writePending()
@@ -59,7 +68,7 @@ export function createJournalWriter(options: { path: string; durability: Durabil
       return markSynced(upTo)
     }
     syncing = true
-    fdatasync(fd, (error) => {
+    sync(fd, (error) => {
       syncing = false
       for (const old of retired.splice(0)) closeSync(old)
       if (error) onError(error)
@@ -104,17 +113,23 @@ export function createJournalWriter(options: { path: string; durability: Durabil
      */
     rotate(path: string): void {
       writePending()
-      fdatasyncSync(fd)
-      markSynced(appended)
+      const upTo = appended
       const previous = fd
       fd = openSync(path, 'a')
       bytes = 0
-      if (syncing) retired.push(previous)
-      else closeSync(previous)
+      rotating = true
+      sync(previous, (error) => {
+        rotating = false
+        if (syncing) retired.push(previous)
+        else closeSync(previous)
+        if (error) onError(error)
+        markSynced(upTo)
+        if (appended > synced) waiters.length > 0 ? commit() : schedule()
+      })
     },
     async close(): Promise<void> {
       await this.flush()
-      while (syncing) await new Promise((resolve) => setImmediate(resolve))
+      while (syncing || rotating) await new Promise((resolve) => setImmediate(resolve))
       closeSync(fd)
     },
   }

@@ -52,6 +52,8 @@ export interface StoreOptions {
   timer?: FlushTimer
   /** Journal size that triggers a compaction (bytes; at least the snapshot's size). */
   compactAfterBytes?: number
+  /** The journal's fsync (tests observe when it runs). */
+  sync?: (fd: number, done: (error: NodeJS.ErrnoException | null) => void) => void
   /** The time written into snapshot headers. */
   now?: () => string
 }
