@@ -11,11 +11,14 @@ export interface FlushTimer {
 /** Batched mode writes at most this long after a change (CONTRACT.md section 18: on disk within 100 ms). */
 export const BATCH_MS = 50
 
+type Sync = (fd: number, done: (error: NodeJS.ErrnoException | null) => void) => void
+
 /**
  * Appends journal lines to the current journal file. `strict`: the lines of one event-loop turn
- * are written and fsynced together (group commit), and `durable()` resolves once they are;
- * `batched`: written and fsynced every BATCH_MS. The write itself is synchronous (the page cache
- * makes it quick and a kill -9 cannot lose it); the fsync runs off the event loop.
+ * are written together and `durable()` resolves once an fsync covers them (group commit);
+ * `batched`: written every BATCH_MS. Writes are synchronous and never wait for an fsync (the page
+ * cache makes them quick, and a kill -9 cannot lose what was written); fsyncs run off the event
+ * loop, one at a time, each covering everything written before it started.
  */
 export function createJournalWriter(options: {
   path: string
@@ -23,29 +26,20 @@ export function createJournalWriter(options: {
   timer: FlushTimer
   onError: (error: unknown) => void
   /** The fsync of the journal (tests observe it). */
-  sync?: (fd: number, done: (error: NodeJS.ErrnoException | null) => void) => void
+  sync?: Sync
 }) {
   const { durability, timer, onError, sync = fdatasync } = options
   let fd = openSync(options.path, 'a')
   let pending: string[] = []
   let appended = 0
+  let written = 0
   let synced = 0
   let syncing = false
-  /** The fsync of the file `rotate` left is running: later lines wait for it (their order on disk). */
-  let rotating = false
   let scheduled: unknown
   let bytes = 0
   const waiters: Array<{ upTo: number; resolve: () => void }> = []
-  /** Journal files left by `rotate` while an fsync of theirs was still running. */
-  const retired: number[] = []
-
-  function writePending(): void {
-    if (pending.length === 0) return
-    const buffer = Buffer.from(pending.join(''), 'utf8')
-    pending = []
-    for (let done = 0; done < buffer.length; ) done += writeSync(fd, buffer, done)
-    bytes += buffer.length
-  }
+  /** Journal files left by `rotate`: each gets a last fsync, then is closed. */
+  const retiring: Array<{ fd: number; upTo: number }> = []
 
   function markSynced(upTo: number): void {
     synced = Math.max(synced, upTo)
@@ -54,28 +48,46 @@ export function createJournalWriter(options: {
     }
   }
 
-  function commit(): void {
-    if (scheduled !== undefined) {
-      if (durability === 'batched') timer.clearTimeout(scheduled)
-      scheduled = undefined
-    }
-    if (syncing || rotating || appended === synced) return
-    const upTo = appended
+  function writePending(): void {
+    if (pending.length === 0) return
+    const buffer = Buffer.from(pending.join(''), 'utf8')
+    pending = []
     try {
-      writePending()
+      for (let done = 0; done < buffer.length; ) done += writeSync(fd, buffer, done)
+      bytes += buffer.length
     } catch (error) {
       onError(error)
-      return markSynced(upTo)
     }
+    written = appended
+  }
+
+  /**
+   * One fsync at a time, each covering what was written before it started; a retired file's
+   * last one comes first. Serialised, so a line counts as synced only once every line before it is.
+   */
+  function requestSync(): void {
+    if (syncing) return
+    const old = retiring.shift()
+    if (old) runSync(old.fd, old.upTo, true)
+    else if (written > synced) runSync(fd, written, false)
+  }
+
+  function runSync(target: number, upTo: number, closeAfter: boolean): void {
     syncing = true
-    sync(fd, (error) => {
+    sync(target, (error) => {
       syncing = false
-      for (const old of retired.splice(0)) closeSync(old)
+      if (closeAfter) closeSync(target)
       if (error) onError(error)
       markSynced(upTo)
-      // Someone waits in flush(): no reason to wait for the batch timer.
-      if (appended > synced) waiters.length > 0 ? commit() : schedule()
+      requestSync()
     })
+  }
+
+  function commit(): void {
+    if (scheduled !== undefined && durability === 'batched') timer.clearTimeout(scheduled)
+    scheduled = undefined
+    writePending()
+    requestSync()
   }
 
   function schedule(): void {
@@ -113,23 +125,14 @@ export function createJournalWriter(options: {
      */
     rotate(path: string): void {
       writePending()
-      const upTo = appended
-      const previous = fd
+      retiring.push({ fd, upTo: written })
       fd = openSync(path, 'a')
       bytes = 0
-      rotating = true
-      sync(previous, (error) => {
-        rotating = false
-        if (syncing) retired.push(previous)
-        else closeSync(previous)
-        if (error) onError(error)
-        markSynced(upTo)
-        if (appended > synced) waiters.length > 0 ? commit() : schedule()
-      })
+      requestSync()
     },
     async close(): Promise<void> {
       await this.flush()
-      while (syncing || rotating) await new Promise((resolve) => setImmediate(resolve))
+      while (syncing || retiring.length > 0) await new Promise((resolve) => setImmediate(resolve))
       closeSync(fd)
     },
   }
