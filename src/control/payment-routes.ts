@@ -1,4 +1,3 @@
-import { put } from '../store/changes.js'
 import * as z from 'zod'
 import { ApiError } from '../errors.js'
 import { defineRoute } from '../http/route.js'
@@ -8,6 +7,7 @@ import { CreateOutcomeRuleSchema, OutcomeRuleSchema } from '../lifecycle/outcome
 import { IdParams } from '../schemas/common.js'
 import { DepositSchema, FailPaymentSchema, MagicAddressSchema, ScreeningResultSchema, ScreeningSchema } from '../schemas/control.js'
 import { PaymentSchema } from '../schemas/payment.js'
+import { put } from '../store/changes.js'
 import { WalletSchema } from '../schemas/wallet.js'
 import { describeAddressFormat, isValidAddress } from '../chain/networks.js'
 import type { RequestContext } from '../http/context.js'

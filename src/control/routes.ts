@@ -1,4 +1,3 @@
-import { put } from '../store/changes.js'
 import * as z from 'zod'
 import { wallClockMs } from '../clock.js'
 import { ApiError } from '../errors.js'
@@ -7,6 +6,7 @@ import {
   AccountSchema, AdvanceClockSchema, ClockSchema, CreatedKeySchema, CreateKeySchema, ListAccountsQuery, PatchAccountSchema, ResetResultSchema, ResetSchema,
 } from '../schemas/control.js'
 import type { AppDeps } from '../http/context.js'
+import { put } from '../store/changes.js'
 import { VERSION } from '../version.js'
 import { paymentControlRoutes } from './payment-routes.js'
 
