@@ -1,9 +1,10 @@
 import * as z from 'zod'
 import type { RecordKind } from './changes.js'
 import {
-  accountFromData, AccountDataSchema, AccountRecordDataSchema, accountToData, decodePayment, decodeWallet, encodePayment, encodeWallet, IdempotencyDataSchema,
-  KeyDataSchema, PaymentDataSchema, PayoutDataSchema, WalletDataSchema, WebhookDataSchema, WhitelistDataSchema,
+  accountFromData, AccountDataSchema, AccountRecordDataSchema, accountToData, decodeWallet, encodePayment, encodeWallet, IdempotencyDataSchema,
+  KeyDataSchema, PayoutDataSchema, WalletDataSchema, WebhookDataSchema, WhitelistDataSchema,
 } from './data.js'
+import { createPaymentDecoder } from './payment-decoder.js'
 import type { IdempotencyRecord } from './records.js'
 
 /**
@@ -24,7 +25,8 @@ const CODECS: Record<RecordKind, Codec> = {
   account: plain(AccountRecordDataSchema),
   key: plain(KeyDataSchema),
   wallet: { schema: WalletDataSchema, encode: encodeWallet, decode: decodeWallet },
-  payment: { schema: PaymentDataSchema, encode: encodePayment, decode: decodePayment },
+  // Checked and decoded by its own fast path (see payment-decoder.ts).
+  payment: { schema: z.unknown(), encode: encodePayment, decode: createPaymentDecoder() },
   payout: plain(PayoutDataSchema),
   whitelist: plain(WhitelistDataSchema),
   webhook: plain(WebhookDataSchema),

@@ -110,7 +110,7 @@ async function loadSnapshot(path: string, state: State): Promise<void> {
         trailer = line
         continue
       }
-      state.apply([decodeSnapshotLine(value)], true)
+      state.load(decodeSnapshotLine(value))
       records++
     } catch (error) {
       throw damaged(path, line, describe(error))

@@ -146,6 +146,17 @@ describe('the data file', () => {
     await expect(openFile()).rejects.toThrow(new RegExp(`Data file ${file} is damaged at line 4 \\(byte offset \\d+\\): not valid JSON`))
   })
 
+  it('refuses a snapshot payment that does not fit its schema, naming the field', async () => {
+    const store = await seeded(2)
+    await store.compact()
+    await closeAll()
+    const lines = readFileSync(file, 'utf8').split('\n')
+    const index = lines.findIndex((line) => line.includes('"put":"payment"'))
+    lines[index] = lines[index]!.replace('"status":"pending"', '"status":"paid"')
+    writeFileSync(file, lines.join('\n'))
+    await expect(openFile()).rejects.toThrow(new RegExp(`Data file ${file} is damaged at line ${index + 1} \\(byte offset \\d+\\): status: Invalid option`))
+  })
+
   it('refuses a snapshot cut short (no last line)', async () => {
     const store = await seeded(2)
     await store.compact()
