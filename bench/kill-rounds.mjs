@@ -3,8 +3,8 @@
 // acknowledged payment (201 received) is there with a status it could have reached, and that the
 // balances add up. Used by test/e2e/kill.test.ts (short) and bench/reliability.mjs (long).
 import { spawn } from 'node:child_process'
-import { Agent, request } from 'node:http'
-import { SANDBOX_BIN, ROOT } from './lib.mjs'
+import { Agent } from 'node:http'
+import { fetchJson, ROOT, SANDBOX_BIN } from './lib.mjs'
 
 const KEY = 'sk_test_sandbox_default_key'
 const EXTERNAL = '0x52908400098527886E0F7030069857D2E4169EE7'
@@ -31,20 +31,8 @@ function startCli(dataFile, durability) {
   })
 }
 
-function call(url, agent, method, path, body) {
-  return new Promise((resolve, reject) => {
-    const text = body === undefined ? undefined : JSON.stringify(body)
-    const req = request(`${url}${path}`, { method, agent, headers: { authorization: `Bearer ${KEY}`, ...(text ? { 'content-type': 'application/json' } : {}) } }, (res) => {
-      let data = ''
-      res.setEncoding('utf8')
-      res.on('data', (chunk) => (data += chunk))
-      res.on('end', () => resolve({ status: res.statusCode, body: data ? JSON.parse(data) : undefined }))
-      res.on('error', reject)
-    })
-    req.on('error', reject)
-    req.end(text)
-  })
-}
+const call = (url, agent, method, path, body) =>
+  fetchJson(Number(new URL(url).port), path, { method, agent, body, headers: { authorization: `Bearer ${KEY}` } })
 
 const exited = (child) => (child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve)))
 

@@ -4,12 +4,12 @@
 // store's bulk path in a child process (bench/scale-server.mjs), since a million over HTTP takes long.
 import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
-import { Agent, request } from 'node:http'
+import { Agent } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { fileURLToPath } from 'node:url'
-import { fixed, percentile, printTable, ROOT } from './lib.mjs'
+import { fetchJson, fixed, percentile, printTable, ROOT } from './lib.mjs'
 
 const { values } = parseArgs({ options: { payments: { type: 'string', default: '100000' } } })
 const N = Number(values.payments)
@@ -33,17 +33,8 @@ function startServer(args) {
 
 const stopServer = (child) => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM')))
 
-function call(agent, url, method, path, body) {
-  return new Promise((resolve, reject) => {
-    const text = body && JSON.stringify(body)
-    const req = request(`${url}${path}`, { method, agent, headers: { authorization: `Bearer ${KEY}`, ...(text ? { 'content-type': 'application/json' } : {}) } }, (res) => {
-      let data = ''
-      res.setEncoding('utf8').on('data', (c) => (data += c)).on('end', () => resolve({ status: res.statusCode, body: JSON.parse(data) }))
-    })
-    req.on('error', reject)
-    req.end(text)
-  })
-}
+const call = (agent, url, method, path, body) =>
+  fetchJson(Number(new URL(url).port), path, { method, agent, body, headers: { authorization: `Bearer ${KEY}` } })
 
 async function measure(url) {
   const agent = new Agent({ keepAlive: true, maxSockets: 8 })

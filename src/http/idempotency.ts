@@ -43,7 +43,8 @@ export function createIdempotency(deps: { store: Store; clock: Clock }) {
         created_at: clock.nowIso(),
         expires_at: clock.now() + DAY_MS,
       }
-      store.apply([put('idempotency', account.account.id, scope, record)])
+      // An expired record goes first, so the new one is a new object: the old one's expiry timer checks identity.
+      store.apply([...(existing ? [remove('idempotency', account.account.id, scope)] : []), put('idempotency', account.account.id, scope, record)])
       return { kind: 'fresh', record }
     },
 
