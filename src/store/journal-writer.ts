@@ -11,6 +11,8 @@ export interface FlushTimer {
 /** Batched mode writes at most this long after a change (CONTRACT.md section 18: on disk within 100 ms). */
 export const BATCH_MS = 50
 
+const WRITE_BYTES = 8 << 20
+
 type Sync = (fd: number, done: (error: NodeJS.ErrnoException | null) => void) => void
 
 /**
@@ -48,13 +50,21 @@ export function createJournalWriter(options: {
     }
   }
 
+  /** In pieces of about WRITE_BYTES: a burst of changes in one turn (a bulk load) can exceed what one string may hold. */
   function writePending(): void {
     if (pending.length === 0) return
-    const buffer = Buffer.from(pending.join(''), 'utf8')
+    const lines = pending
     pending = []
     try {
-      for (let done = 0; done < buffer.length; ) done += writeSync(fd, buffer, done)
-      bytes += buffer.length
+      for (let from = 0; from < lines.length; ) {
+        let to = from
+        let size = 0
+        while (to < lines.length && (to === from || size + lines[to]!.length <= WRITE_BYTES)) size += lines[to++]!.length
+        const buffer = Buffer.from(lines.slice(from, to).join(''), 'utf8')
+        for (let done = 0; done < buffer.length; ) done += writeSync(fd, buffer, done)
+        bytes += buffer.length
+        from = to
+      }
     } catch (error) {
       onError(error)
     }
