@@ -1,5 +1,5 @@
+import { mkdirSync, statSync } from 'node:fs'
 import { dirname } from 'node:path'
-import { mkdirSync } from 'node:fs'
 import { createJournalWriter } from './journal-writer.js'
 import { encodeJournalLine } from './lines.js'
 import { journalPath, loadDataFile, removeObsolete } from './load.js'
@@ -35,7 +35,7 @@ export async function openFileStore(options: StoreOptions & { dataFile: string }
 
   let generation = loaded.journal
   let seq = loaded.seq
-  let snapshotBytes = 0
+  let snapshotBytes = statSync(path).size
   let compacting: Promise<void> | undefined
   let closing: Promise<void> | undefined
   const journal = createJournalWriter({ path: journalPath(path, generation), durability: options.durability ?? 'batched', timer: options.timer ?? { setTimeout, clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) }, onError, sync: options.sync })

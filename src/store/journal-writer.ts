@@ -1,4 +1,4 @@
-import { closeSync, fdatasync, openSync, writeSync } from 'node:fs'
+import { closeSync, fdatasync, fstatSync, openSync, writeSync } from 'node:fs'
 
 export type Durability = 'strict' | 'batched'
 
@@ -38,7 +38,8 @@ export function createJournalWriter(options: {
   let synced = 0
   let syncing = false
   let scheduled: unknown
-  let bytes = 0
+  /** Of the current journal file, what earlier runs wrote included. */
+  let bytes = fstatSync(fd).size
   const waiters: Array<{ upTo: number; resolve: () => void }> = []
   /** Journal files left by `rotate`: each gets a last fsync, then is closed. */
   const retiring: Array<{ fd: number; upTo: number }> = []
@@ -125,7 +126,7 @@ export function createJournalWriter(options: {
       commit()
       await done
     },
-    /** Bytes in the current journal file written by this writer. */
+    /** Size of the current journal file. */
     get bytes() {
       return bytes
     },
