@@ -21,7 +21,7 @@ export async function* readLines(path: string, start = 0): AsyncGenerator<Line> 
   let offset = start
   let number = 0
   for await (const chunk of createReadStream(path, { start, highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
-    let buffer = carry ? Buffer.concat([carry, chunk]) : chunk
+    const buffer = carry ? Buffer.concat([carry, chunk]) : chunk
     let from = 0
     for (let end = buffer.indexOf(NEWLINE, from); end !== -1; end = buffer.indexOf(NEWLINE, from)) {
       yield { text: buffer.toString('utf8', from, end), number: ++number, offset, terminated: true }
@@ -29,7 +29,6 @@ export async function* readLines(path: string, start = 0): AsyncGenerator<Line> 
       from = end + 1
     }
     carry = from < buffer.length ? buffer.subarray(from) : undefined
-    buffer = undefined as never
   }
   if (carry && carry.length > 0) yield { text: carry.toString('utf8'), number: ++number, offset, terminated: false }
 }

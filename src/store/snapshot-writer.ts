@@ -16,11 +16,10 @@ const SLICE_MS = 8
  * starts with the snapshot replays every change made since, so the result is exact.
  */
 function* snapshotChanges(state: State): Generator<Change> {
-  for (const [id, tenant] of state.accounts) {
-    const account = id
+  for (const [account, tenant] of state.accounts) {
     // The account and its generator's position; its records follow one line each.
     const empty: AccountState = { ...tenant, wallets: new Map(), payments: new PaymentIndex(), payouts: new Map(), whitelist: new Map(), webhooks: new Map(), idempotency: new Map() }
-    yield put('tenant', undefined, id, empty)
+    yield put('tenant', undefined, account, empty)
     for (const wallet of tenant.wallets.values()) yield put('wallet', account, wallet.id, wallet)
     const payments = tenant.payments.values()
     // By index: payments created meanwhile are appended and picked up too.
@@ -75,7 +74,7 @@ export async function writeSnapshot(path: string, state: State, journal: number,
 }
 
 /** The rename itself is durable only once the directory is. */
-export function syncDirectory(directory: string): void {
+function syncDirectory(directory: string): void {
   try {
     const fd = openSync(directory, 'r')
     try {
