@@ -12,4 +12,6 @@ export function runKillRounds(options: {
   concurrency?: number
   trafficMs?: [number, number]
   log?: (line: string) => void
+  /** Problems with one account of the snapshot taken after each restart (its data as `GET /_sandbox/snapshot` answers). */
+  checkAccount?: (account: unknown) => string[]
 }): Promise<KillRoundsResult>

@@ -36,8 +36,11 @@ const call = (url, agent, method, path, body) =>
 
 const exited = (child) => (child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((resolve) => child.once('exit', resolve)))
 
-/** The ledger as the snapshot endpoint shows it, checked for conservation; answers the default account's payments by id. */
-async function checkLedger(url, agent, initial) {
+/**
+ * The ledger as the snapshot endpoint shows it, checked for conservation and by `checkAccount` (each
+ * account's data, e.g. balances recomputed from its postings); answers the default account's payments by id.
+ */
+async function checkLedger(url, agent, initial, checkAccount) {
   const { body } = await call(url, agent, 'GET', '/_sandbox/snapshot')
   const account = body.data.accounts.find((a) => a.wallets.some((w) => w.id === initial.walletId))
   const wallet = account.wallets.find((w) => w.id === initial.walletId)
@@ -49,7 +52,7 @@ async function checkLedger(url, agent, initial) {
     if (p.status === 'pending' || p.status === 'processing') open += BigInt(p.amount_units)
     if (p.status === 'completed') gone += BigInt(p.amount_units)
   }
-  const problems = []
+  const problems = body.data.accounts.flatMap((data) => checkAccount(data).map((problem) => `account ${data.account.id}: ${problem}`))
   if (BigInt(wallet.locked) !== open) problems.push(`wallet ${wallet.id} has ${wallet.locked} locked but its open payments hold ${open}`)
   if (BigInt(wallet.available) + BigInt(wallet.locked) + gone !== initial.units) {
     problems.push(`wallet ${wallet.id}: available ${wallet.available} + locked ${wallet.locked} + completed ${gone} is not the ${initial.units} it started with`)
@@ -61,14 +64,14 @@ async function checkLedger(url, agent, initial) {
  * Runs `rounds` rounds; answers what was acknowledged and lost. `strict` losses are failures; under
  * `batched` a lost payment's age (ms between its 201 and the kill) is kept.
  */
-export async function runKillRounds({ dataFile, durability, rounds, concurrency = 6, trafficMs = [50, 300], log = () => {} }) {
+export async function runKillRounds({ dataFile, durability, rounds, concurrency = 6, trafficMs = [50, 300], log = () => {}, checkAccount = () => [] }) {
   const agent = new Agent({ keepAlive: true, maxSockets: concurrency })
   const known = new Map()
   const result = { rounds, acknowledged: 0, lost: [], problems: [] }
   let initial
 
   async function verify(url, round, killedAt) {
-    const { payments, problems } = await checkLedger(url, agent, initial)
+    const { payments, problems } = await checkLedger(url, agent, initial, checkAccount)
     for (const problem of problems) result.problems.push(`after round ${round}: ${problem}`)
     for (const [id, ack] of known) {
       const stored = payments.get(id)
