@@ -16,8 +16,9 @@ module.exports = {
       comment: 'The HTTP kit and the API surfaces ask the ledger; only the ledger changes state.',
       from: {
         path: '^src/(http|api)/',
-        // The one known exception: idempotency records are read and written by the middleware itself.
-        // It goes away when idempotency records go through the ledger/store interface (issue 12, storage).
+        // The one known exception: the idempotency middleware keeps its own records, as change sets it
+        // gives to store.apply (src/store/changes.ts). No other file may join it: control handlers
+        // change accounts and payments through SandboxControl (src/control/), not the store.
         pathNot: '^src/http/middleware/idempotency[.]ts$',
       },
       to: { path: '^src/store/', dependencyTypesNot: ['type-only'] },
@@ -28,9 +29,10 @@ module.exports = {
       comment: 'Not even the store\'s types: a handler that names them is one step from using them.',
       from: {
         path: '^src/(http|api)/',
-        // Known exceptions, all of the same kind and all removed when the ledger owns every state change
-        // (issue 12, storage): AppDeps still carries the store, and the control handlers that change
-        // an account directly (accounts, payments) name its container. No other file may join them.
+        // Known exceptions: the idempotency middleware (above); AppDeps still carries the store; and two
+        // control handlers (accounts, payments) name the account container they read and hand to the
+        // ledger or SandboxControl (they change nothing themselves since the store took change sets).
+        // No other file may join them.
         pathNot: [
           '^src/http/middleware/idempotency[.]ts$',
           '^src/http/context[.]ts$',

@@ -34,12 +34,12 @@ export function get(port, path, headers = {}) {
   })
 }
 
-/** Same as `get`, with a JSON body in the answer. */
-export function fetchJson(port, path, { method = 'GET', headers = {}, body } = {}) {
+/** Same as `get`, with a JSON body in the answer (`agent`: a keep-alive agent to reuse connections). */
+export function fetchJson(port, path, { method = 'GET', headers = {}, body, agent = false } = {}) {
   return new Promise((resolve, reject) => {
     const text = body === undefined ? undefined : JSON.stringify(body)
     const req = request(
-      { host: '127.0.0.1', port, path, method, agent: false, headers: { ...headers, ...(text ? { 'content-type': 'application/json' } : {}) } },
+      { host: '127.0.0.1', port, path, method, agent, headers: { ...headers, ...(text ? { 'content-type': 'application/json' } : {}) } },
       (res) => {
         let data = ''
         res.setEncoding('utf8')

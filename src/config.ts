@@ -47,6 +47,8 @@ export const ConfigSchema = z.object({
   /** Requests per second per API key; 0 turns the limiter off. */
   rateLimit: integer(0).default(10),
   dataFile: z.string().min(1).optional(),
+  /** With a data file: strict fsyncs each change before answering; batched writes within 100 ms. */
+  durability: z.enum(['strict', 'batched']).default('batched'),
   fixtures: z.string().min(1).default(DEFAULT_FIXTURES_DIR),
   whitelistEnforced: booleanInput.default(false),
   /** Bytes. */

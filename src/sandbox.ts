@@ -32,7 +32,7 @@ import { walletRoutes } from './api/v1/wallets.js'
 import { webhookRoutes } from './api/v1/webhooks.js'
 import { whitelistRoutes } from './api/v1/whitelist.js'
 import { createAccounts, type Accounts } from './ledger/accounts.js'
-import { ensureConfiguredEndpoint } from './ledger/webhook-endpoints.js'
+import { configuredEndpointFor } from './ledger/webhook-endpoints.js'
 import { createOutcomeRules } from './lifecycle/outcome-rules.js'
 import { createOutcomeDecider } from './lifecycle/outcomes.js'
 import { createScreening } from './lifecycle/screening.js'
@@ -40,7 +40,9 @@ import { createSettlement } from './lifecycle/settlement.js'
 import { createLogger, type Logger } from './logger.js'
 import { createRng } from './rng.js'
 import { createServices, type Services } from './services.js'
+import type { WebhookEndpointRecord } from './model/records.js'
 import type { AccountState } from './store/account-state.js'
+import { put } from './store/changes.js'
 import { openStore, type Store } from './store/store.js'
 import { loadPriceModel } from './market/prices.js'
 import { createStreamServer, type StreamOptions, type StreamServer } from './stream/ws.js'
@@ -80,15 +82,26 @@ export interface SandboxOptions {
 export async function createSandbox(config: Config, options: SandboxOptions = {}): Promise<Sandbox> {
   const logger = options.logger ?? createLogger({ quiet: config.quiet, json: config.logFormat === 'json' })
   const fixtures = loadFixtures(config.fixtures)
-  const { store } = await openStore({ dataFile: config.dataFile, onWriteError: (error) => logger.error(`Could not write ${config.dataFile}`, error) })
+  const { store } = await openStore({
+    dataFile: config.dataFile,
+    durability: config.durability,
+    onWriteError: (error) => logger.error(`Could not write ${config.dataFile}`, error),
+    warn: (message) => logger.warn(message),
+  })
   const clock = createClock({ mode: config.clock, start: Date.parse(config.clockStart), onTaskError: (error) => logger.error('A scheduled task failed', error) })
   const bus = createBus()
   const publisher = createPublisher(bus, clock)
-  const addConfiguredEndpoint = configuredEndpointHook(config, clock)
-  const accounts = createAccounts({ store, clock, fixtures, seed: config.seed, onSeeded: addConfiguredEndpoint })
+  const configuredEndpoint = configuredEndpointHook(config, clock)
+  const accounts = createAccounts({ store, clock, fixtures, seed: config.seed, configuredEndpoint })
   accounts.ensureDefault()
   // Accounts loaded from a data file were seeded before this run's --webhook-url.
-  if (addConfiguredEndpoint) store.update(() => store.accounts.forEach(addConfiguredEndpoint))
+  if (configuredEndpoint) {
+    const endpoints = [...store.accounts.values()].flatMap((state) => {
+      const endpoint = configuredEndpoint(state)
+      return endpoint ? [put('webhook', state.account.id, endpoint.id, endpoint)] : []
+    })
+    if (endpoints.length > 0) store.apply(endpoints)
+  }
   const webhooks = createWebhookEngine({ bus, clock, store, config, logger })
   const services = createServices({ config, store, clock, publisher })
   const rules = createOutcomeRules({ store, rng: createRng(config.seed, 'outcome-rules') })
@@ -146,17 +159,17 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
         server.closeAllConnections()
         await closed
       }
-      await store.flush()
+      await store.close()
     },
   }
 }
 
 /** `--webhook-url`: every account gets one endpoint for all events, signed with `--webhook-secret` or a secret derived from the seed. */
-function configuredEndpointHook(config: Config, clock: Clock): ((state: AccountState) => void) | undefined {
+function configuredEndpointHook(config: Config, clock: Clock): ((state: AccountState) => WebhookEndpointRecord | undefined) | undefined {
   const url = config.webhookUrl
   if (url === undefined) return undefined
   const secret = configuredWebhookSecret(config)
-  return (state) => ensureConfiguredEndpoint(state, { url, secret, seed: config.seed, now: clock.nowIso() })
+  return (state) => configuredEndpointFor(state, { url, secret, seed: config.seed, now: clock.nowIso() })
 }
 
 /** The signing secret of `--webhook-url` endpoints (printed in the banner). */

@@ -61,7 +61,7 @@ export function createFaultRules(deps: { store: Store; rng: Rng }) {
         if (rule.remaining === 0 || !matches(rule, target)) continue
         if (rule.fault !== 'latency' && decision.fault) continue
         if (!fires(rule.probability)) continue
-        if (rule.remaining !== null) store.update(() => (rule.remaining = rule.remaining! - 1))
+        rules.countUse(rule)
         decision.latencyMs += drawLatency(rule.latency_ms)
         if (rule.fault !== 'latency') decision.fault = rule
       }

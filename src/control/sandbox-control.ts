@@ -9,6 +9,8 @@ import type { PaymentRecord, WalletRecord } from '../model/records.js'
 import type { AccountState } from '../store/account-state.js'
 import { forkRngState, type RngState } from '../rng.js'
 import type { Data } from '../schemas/data-file.js'
+import { put } from '../store/changes.js'
+import { emptyData } from '../store/data.js'
 import type { Store } from '../store/store.js'
 import type { FaultRules } from './fault-rules.js'
 
@@ -39,10 +41,7 @@ export function createSandboxControl(deps: {
     /** Everything back to the fixtures: accounts provisioned since start-up are gone (open auth re-creates them on use). */
     resetAll(): void {
       for (const id of store.accounts.keys()) forget(id)
-      store.update(() => {
-        store.accounts.clear()
-        store.keys.clear()
-      })
+      store.apply([{ op: 'replace', value: emptyData() }])
       rules.clear()
       screening.clear()
       faults.clear()
@@ -60,7 +59,8 @@ export function createSandboxControl(deps: {
     restore(data: Data, takenAt?: number): void {
       for (const id of store.accounts.keys()) forget(id)
       const generation = accounts.newIdGeneration()
-      store.replace({ ...data, accounts: data.accounts.map((account) => ({ ...account, rng_state: forkRngState(account.rng_state as RngState, 'generation', generation) })) })
+      const forked = data.accounts.map((account) => ({ ...account, rng_state: forkRngState(account.rng_state as RngState, 'generation', generation) }))
+      store.apply([{ op: 'replace', value: { ...data, accounts: forked } }])
       if (takenAt !== undefined) clock.setNow(takenAt)
       accounts.ensureDefault()
       bus.emit('state.restored')
@@ -81,6 +81,16 @@ export function createSandboxControl(deps: {
         if (wallet) return { account, wallet }
       }
       throw notFound('wallet', id)
+    },
+
+    /** PATCH /_sandbox/accounts/{id}: the account record changes through the store like any other. */
+    setWhitelistEnforced(account: AccountState, enforced: boolean): void {
+      store.apply([put('account', account.account.id, account.account.id, { ...account.account, whitelist_enforced: enforced })])
+    },
+
+    /** A control call decided the payment's fate: its plan is dropped, so settlement leaves it alone. */
+    dropPlan(account: AccountState, payment: PaymentRecord): void {
+      store.apply([put('payment', account.account.id, payment.id, { ...payment, plan: null })])
     },
 
     findPayment(id: string): { account: AccountState; payment: PaymentRecord } {

@@ -2,6 +2,7 @@ import { wallClockSeconds, type Clock } from '../clock.js'
 import { newId } from '../ids.js'
 import type { Logger } from '../logger.js'
 import { createRng, type Rng } from '../rng.js'
+import { put } from '../store/changes.js'
 import type { Store } from '../store/store.js'
 import { VERSION } from '../version.js'
 import type { Bus } from './bus.js'
@@ -160,7 +161,7 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
     if (is2xx(outcome.status)) return finish(record, entry, 'succeeded')
     if (outcome.status === 410) {
       const endpoint = store.accounts.get(record.account_id)?.webhooks.get(record.endpoint_id)
-      if (endpoint && endpoint.status !== 'disabled') store.update(() => (endpoint.status = 'disabled'))
+      if (endpoint && endpoint.status !== 'disabled') store.apply([put('webhook', record.account_id, endpoint.id, { ...endpoint, status: 'disabled' })])
       return finish(record, entry, 'failed')
     }
     recordAttempt(record, entry)

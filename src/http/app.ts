@@ -2,6 +2,7 @@ import express, { type Express, type NextFunction, type Request, type Response }
 import { mountDashboard } from '../dashboard.js'
 import { ApiError } from '../errors.js'
 import type { AppDeps } from './context.js'
+import { holdAnswersUntilDurable } from './middleware/durable-answers.js'
 import { createRouteHandler } from './pipeline.js'
 import type { HttpServices } from './services.js'
 import { renderError, send } from './respond.js'
@@ -14,6 +15,7 @@ export function createApp(deps: AppDeps, http: HttpServices, routes: AnyRoute[],
   app.disable('x-powered-by')
   app.disable('etag')
   app.set('query parser', 'simple')
+  if (deps.config.dataFile && deps.config.durability === 'strict') app.use(holdAnswersUntilDurable(() => deps.store.durable()))
 
   app.use((req, res, next) => {
     const requestId = `req_${http.requestIds.base62(24)}`

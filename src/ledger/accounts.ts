@@ -8,8 +8,9 @@ import { toBaseUnits } from '../money.js'
 import { createRng, forkRngState, restoreRng } from '../rng.js'
 import { PaymentIndex } from '../store/payment-index.js'
 import { PostingsLog } from '../store/postings-log.js'
-import type { KeyRecord, KeyType, Scope, WalletRecord } from '../model/records.js'
+import type { KeyRecord, KeyType, Scope, WalletRecord, WebhookEndpointRecord } from '../model/records.js'
 import type { AccountState } from '../store/account-state.js'
+import { put } from '../store/changes.js'
 import type { Store } from '../store/store.js'
 import { openBalance } from './balances.js'
 
@@ -41,8 +42,8 @@ export function createAccounts(deps: {
   clock: Clock
   fixtures: Fixtures
   seed: string
-  /** Runs on every freshly seeded (or reset) account: `--webhook-url` adds its endpoint here. */
-  onSeeded?: (state: AccountState) => void
+  /** Asked for every freshly seeded (or reset) account: `--webhook-url` adds its endpoint here. */
+  configuredEndpoint?: (state: AccountState) => WebhookEndpointRecord | undefined
 }): Accounts {
   const { store, clock, fixtures, seed } = deps
   let createdByControl = 0
@@ -51,14 +52,17 @@ export function createAccounts(deps: {
   function seedAccount(id: string, origin: string, whitelistEnforced = false): AccountState {
     const rng = createRng(seed, 'account', origin)
     const now = clock.nowIso()
+    // A new tenant is built whole here and stored with one change ('tenant'), not record by record.
+    const wallets = new Map<string, WalletRecord>()
+    const webhooks = new Map<string, WebhookEndpointRecord>()
     const state: AccountState = {
       account: { id, created_at: now, whitelist_enforced: whitelistEnforced },
       rng,
-      wallets: new Map(),
+      wallets,
       payments: new PaymentIndex(),
       payouts: new Map(),
       whitelist: new Map(),
-      webhooks: new Map(),
+      webhooks,
       idempotency: new Map(),
       postings: new PostingsLog(),
     }
@@ -90,63 +94,53 @@ export function createAccounts(deps: {
         balance: toBaseUnits(seedWallet.balance, decimals(seedWallet.network, seedWallet.currency)),
       })
     }
-    deps.onSeeded?.(state)
+    const endpoint = deps.configuredEndpoint?.(state)
+    if (endpoint) webhooks.set(endpoint.id, endpoint)
     // The fixtures' wallets keep their ids; what the account creates later does not repeat an earlier generation's.
     if (generation > 0) state.rng = restoreRng(forkRngState(rng.state(), 'generation', generation))
     return state
   }
 
-  function register(state: AccountState): AccountState {
-    store.accounts.set(state.account.id, state)
-    return state
-  }
-
-  function addKey(key: KeyRecord): KeyRecord {
-    store.keys.set(key.key, key)
-    return key
-  }
+  const tenant = (state: AccountState) => put('tenant', undefined, state.account.id, state)
+  const keyChange = (key: KeyRecord) => put('key', undefined, key.key, key)
 
   const defaults = fixtures.accounts.default_account
   return {
     ensureDefault() {
       const existing = store.accounts.get(defaults.id)
       if (existing) return existing
-      return store.update(() => {
-        const state = register(seedAccount(defaults.id, defaults.id))
-        for (const key of defaults.keys) {
-          addKey({ key: key.key, account_id: defaults.id, type: key.type, scopes: key.type === 'secret' ? ['*'] : (key.scopes ?? []), allowed_ips: key.allowed_ips })
-        }
-        return state
-      })
+      const state = seedAccount(defaults.id, defaults.id)
+      const keys = defaults.keys.map((key): KeyRecord => ({ key: key.key, account_id: defaults.id, type: key.type, scopes: key.type === 'secret' ? ['*'] : (key.scopes ?? []), allowed_ips: key.allowed_ips }))
+      store.apply([tenant(state), ...keys.map(keyChange)])
+      return state
     },
     forNewSecretKey(key) {
-      return store.update(() => {
-        const id = newId('acct', createRng(seed, 'account-id', key))
-        const state = store.accounts.get(id) ?? register(seedAccount(id, key))
-        addKey({ key, account_id: id, type: 'secret', scopes: ['*'], allowed_ips: [] })
-        return state
-      })
+      const id = newId('acct', createRng(seed, 'account-id', key))
+      const existing = store.accounts.get(id)
+      const state = existing ?? seedAccount(id, key)
+      store.apply([...(existing ? [] : [tenant(state)]), keyChange({ key, account_id: id, type: 'secret', scopes: ['*'], allowed_ips: [] })])
+      return state
     },
     createKey({ accountId, type, scopes, allowedIps }) {
-      return store.update(() => {
-        const origin = `control-${++createdByControl}-${store.keys.size}`
-        const keyRng = createRng(seed, 'key', origin)
-        const account = accountId ? store.accounts.get(accountId)! : register(seedAccount(newId('acct', keyRng), origin))
-        const prefix = type === 'secret' ? 'sk_test_' : 'rk_test_'
-        return addKey({
-          key: prefix + keyRng.base62(24),
-          account_id: account.account.id,
-          type,
-          scopes: type === 'secret' ? ['*'] : scopes,
-          allowed_ips: allowedIps,
-        })
-      })
+      const origin = `control-${++createdByControl}-${store.keys.size}`
+      const keyRng = createRng(seed, 'key', origin)
+      const created = accountId ? undefined : seedAccount(newId('acct', keyRng), origin)
+      const prefix = type === 'secret' ? 'sk_test_' : 'rk_test_'
+      const key: KeyRecord = {
+        key: prefix + keyRng.base62(24),
+        account_id: accountId ?? created!.account.id,
+        type,
+        scopes: type === 'secret' ? ['*'] : scopes,
+        allowed_ips: allowedIps,
+      }
+      store.apply([...(created ? [tenant(created)] : []), keyChange(key)])
+      return key
     },
     reset(accountId) {
-      return store.update(() => {
-        const origin = accountId === defaults.id ? defaults.id : firstKeyOf(accountId) ?? accountId
-        return register(seedAccount(accountId, origin))
-      })
+      const origin = accountId === defaults.id ? defaults.id : firstKeyOf(accountId) ?? accountId
+      const state = seedAccount(accountId, origin)
+      store.apply([tenant(state)])
+      return state
     },
     get: (accountId) => store.accounts.get(accountId),
     newIdGeneration: () => ++generation,

@@ -7,6 +7,7 @@ import { formatAmount } from '../money.js'
 import type { PaymentFilter } from '../store/payment-index.js'
 import type { Metadata, PaymentRecord, PaymentStatus, WalletRecord } from '../model/records.js'
 import type { AccountState } from '../store/account-state.js'
+import { put, type Change } from '../store/changes.js'
 import type { Store } from '../store/store.js'
 import { lock, release, settle } from './balances.js'
 import { FAILURE_MESSAGES, type FailureCode } from '../model/failures.js'
@@ -96,15 +97,18 @@ export function createPaymentService(deps: {
     return { source, destination, units }
   }
 
-  /** Status change plus its balance effects, the event and the wallet notifications. */
-  function transition(account: AccountState, payment: PaymentRecord, to: PaymentStatus, change: () => void) {
-    const previous = payment.status
-    store.update(() => {
-      change()
-      payment.status = to
-      payment.updated_at = clock.nowIso()
-      account.payments.statusChanged(payment, previous)
-    })
+  /**
+   * Status change plus its balance effects (`wallets`: copies with the new balances, `postings`: their
+   * transaction), the event and
+   * the wallet notifications. One change set: the payment and its wallets change together.
+   */
+  function transition(account: AccountState, payment: PaymentRecord, to: PaymentStatus, fields: Partial<PaymentRecord>, wallets: WalletRecord[] = [], postings: Change[] = []) {
+    const id = account.account.id
+    store.apply([
+      ...wallets.map((wallet) => put('wallet', id, wallet.id, wallet)),
+      ...postings,
+      put('payment', id, payment.id, { ...payment, ...fields, status: to, updated_at: clock.nowIso() }),
+    ])
     const type = to === 'processing' ? 'payment.processing' : to === 'completed' ? 'payment.succeeded' : 'payment.failed'
     notify(account, payment, balancesMovedBy(payment, to))
     publisher.event(account, type, presentPayment(payment))
@@ -134,18 +138,23 @@ export function createPaymentService(deps: {
 
     create(account: AccountState, input: CreatePaymentInput): PaymentRecord {
       const checked = check(account, input)
-      const payment = store.update(() => service.insert(account, input, checked))
+      const changes: Change[] = []
+      const payment = service.insert(account, input, checked, changes)
+      store.apply(changes)
       service.announce(account, payment)
       return payment
     },
 
     /**
-     * Records a checked payment and locks its amount (unless a bulk payout locked its items' total in
-     * one transaction already). Call inside `store.update`, then `announce` once the whole change is in
-     * (a bulk payout inserts all its items first).
+     * Adds to `changes` a checked payment and the lock of its amount (unless a bulk payout locked its
+     * items' total in one transaction already); apply them, then `announce` once the whole change is
+     * in (a bulk payout inserts all its items first, so `source` is the wallet as the previous items
+     * left it).
      */
-    insert(account: AccountState, input: CreatePaymentInput, { source, destination, units }: CheckedPayment, locks = true): PaymentRecord {
+    insert(account: AccountState, input: CreatePaymentInput, checked: CheckedPayment, changes: Change[], locks = true): PaymentRecord {
+      const { destination, units } = checked
       const now = clock.nowIso()
+      const source = { ...checked.source }
       const record: PaymentRecord = {
         id: newId('pay', account.rng),
         seq: account.payments.nextSeq(),
@@ -168,9 +177,10 @@ export function createPaymentService(deps: {
         completed_at: null,
         plan: null,
       }
-      if (locks) lock(account, source, units, { cause: 'payment.created', ref: record.id, at: clock.now() })
+      if (locks) lock(account, source, units, { cause: 'payment.created', ref: record.id, at: clock.now() }, changes)
       source.updated_at = now
-      account.payments.add(record)
+      checked.source = source
+      changes.push(put('wallet', account.account.id, source.id, source), put('payment', account.account.id, record.id, record))
       return record
     },
 
@@ -188,7 +198,7 @@ export function createPaymentService(deps: {
     process(account: AccountState, payment: PaymentRecord): PaymentRecord {
       assertNotFinal(payment, 'be processed')
       if (payment.status !== 'pending') throw new ApiError('invalid_state_transition', `Payment ${payment.id} is already processing.`)
-      transition(account, payment, 'processing', () => {})
+      transition(account, payment, 'processing', {})
       return payment
     },
 
@@ -196,27 +206,24 @@ export function createPaymentService(deps: {
     complete(account: AccountState, payment: PaymentRecord): PaymentRecord {
       assertNotFinal(payment, 'be completed')
       if (payment.status === 'pending') service.process(account, payment)
-      const source = account.wallets.get(payment.source)!
-      const destination = payment.destination_type === 'wallet' ? account.wallets.get(payment.destination) : undefined
-      transition(account, payment, 'completed', () => {
-        settle(account, source, payment.amount_units, destination, { cause: 'payment.completed', ref: payment.id, at: clock.now() })
-        payment.tx_hash = generateTxHash(payment.network, account.rng)
-        payment.completed_at = clock.nowIso()
-        source.updated_at = destination ? (destination.updated_at = clock.nowIso()) : clock.nowIso()
-      })
+      const now = clock.nowIso()
+      const source = { ...account.wallets.get(payment.source)!, updated_at: now }
+      const target = payment.destination_type === 'wallet' ? account.wallets.get(payment.destination) : undefined
+      const destination = target && { ...target, updated_at: now }
+      const postings: Change[] = []
+      settle(account, source, payment.amount_units, destination, { cause: 'payment.completed', ref: payment.id, at: clock.now() }, postings)
+      transition(account, payment, 'completed', { tx_hash: generateTxHash(payment.network, account.rng), completed_at: now }, destination ? [source, destination] : [source], postings)
       return payment
     },
 
     /** pending | processing → failed: the amount returns to the source's available balance. */
     fail(account: AccountState, payment: PaymentRecord, code: FailureCode | string, message?: string): PaymentRecord {
       assertNotFinal(payment, 'fail')
-      const source = account.wallets.get(payment.source)!
-      transition(account, payment, 'failed', () => {
-        release(account, source, payment.amount_units, { cause: 'payment.failed', ref: payment.id, at: clock.now() })
-        payment.failure_code = code
-        payment.failure_message = message ?? FAILURE_MESSAGES[code as FailureCode] ?? `The payment failed (${code}).`
-        source.updated_at = clock.nowIso()
-      })
+      const source = { ...account.wallets.get(payment.source)!, updated_at: clock.nowIso() }
+      const postings: Change[] = []
+      release(account, source, payment.amount_units, { cause: 'payment.failed', ref: payment.id, at: clock.now() }, postings)
+      const failure_message = message ?? FAILURE_MESSAGES[code as FailureCode] ?? `The payment failed (${code}).`
+      transition(account, payment, 'failed', { failure_code: code, failure_message }, [source], postings)
       return payment
     },
   }

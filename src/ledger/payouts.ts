@@ -6,6 +6,7 @@ import { newId } from '../ids.js'
 import { formatAmount } from '../money.js'
 import type { Metadata, PaymentRecord, PaymentStatus, PayoutRecord, PayoutStatus } from '../model/records.js'
 import type { AccountState } from '../store/account-state.js'
+import { put, type Change } from '../store/changes.js'
 import type { Store } from '../store/store.js'
 import { lock } from './balances.js'
 import { newestFirst } from './page.js'
@@ -90,26 +91,28 @@ export function createPayoutService(deps: { store: Store; clock: Clock; publishe
         )
       }
 
-      const { payout, items } = store.update(() => {
-        const id = newId('po', account.rng)
-        // One transaction locks the payout's total; each item then completes or fails on its own.
-        lock(account, source, total, { cause: 'payout.created', ref: id, at: clock.now() })
-        const items = input.items.map((item, index) => payments.insert(account, { ...item, source_wallet: source.id, currency: source.currency, payout_id: id }, checked[index]!, false))
-        const now = clock.nowIso()
-        const payout: PayoutRecord = {
-          id,
-          status: 'pending',
-          source: source.id,
-          currency: source.currency,
-          total_amount: formatAmount(total, decimals),
-          payment_ids: items.map((payment) => payment.id),
-          metadata: input.metadata,
-          created_at: now,
-          updated_at: now,
-        }
-        account.payouts.set(id, payout)
-        return { payout, items }
+      const id = newId('po', account.rng)
+      const changes: Change[] = []
+      // One transaction locks the payout's total; each item then completes or fails on its own.
+      const locked = { ...source }
+      lock(account, locked, total, { cause: 'payout.created', ref: id, at: clock.now() }, changes)
+      const items = input.items.map((item, index) => {
+        const itemChecked = { ...checked[index]!, source: locked }
+        return payments.insert(account, { ...item, source_wallet: source.id, currency: source.currency, payout_id: id }, itemChecked, changes, false)
       })
+      const now = clock.nowIso()
+      const payout: PayoutRecord = {
+        id,
+        status: 'pending',
+        source: source.id,
+        currency: source.currency,
+        total_amount: formatAmount(total, decimals),
+        payment_ids: items.map((payment) => payment.id),
+        metadata: input.metadata,
+        created_at: now,
+        updated_at: now,
+      }
+      store.apply([...changes, put('payout', account.account.id, id, payout)])
       // The payout first, so that its items' events can be traced back to a payout the receiver knows.
       publisher.event(account, 'payout.created', presentPayout(payout))
       for (const payment of items) payments.announce(account, payment)
@@ -123,10 +126,7 @@ export function createPayoutService(deps: { store: Store; clock: Clock; publishe
       const statuses = payout.payment_ids.flatMap((id) => account.payments.get(id)?.status ?? [])
       const status = payoutStatusOf(statuses)
       if (status === payout.status) return
-      store.update(() => {
-        payout.status = status
-        payout.updated_at = clock.nowIso()
-      })
+      store.apply([put('payout', account.account.id, payout.id, { ...payout, status, updated_at: clock.nowIso() })])
       const type = FINAL_EVENTS[status]
       if (type) publisher.event(account, type, presentPayout(payout))
     },

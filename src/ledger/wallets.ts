@@ -7,6 +7,7 @@ import { newId } from '../ids.js'
 import { formatAmount, toBaseUnits } from '../money.js'
 import type { Metadata, WalletRecord, WalletStatus, WalletType } from '../model/records.js'
 import type { AccountState } from '../store/account-state.js'
+import { put, type Change } from '../store/changes.js'
 import type { Store } from '../store/store.js'
 import { deposit } from './balances.js'
 import { newestFirst } from './page.js'
@@ -45,29 +46,33 @@ export function createWalletService(deps: { store: Store; clock: Clock; publishe
     return wallet
   }
 
+  /** The stored wallet, now updated in place to `next`. */
+  function save(account: AccountState, next: WalletRecord): WalletRecord {
+    store.apply([put('wallet', account.account.id, next.id, next)])
+    return account.wallets.get(next.id)!
+  }
+
   return {
     get,
 
     create(account: AccountState, input: CreateWalletInput): WalletRecord {
-      return store.update(() => {
-        const now = clock.nowIso()
-        const wallet: WalletRecord = {
-          id: newId('wal', account.rng),
-          type: input.type,
-          name: input.name,
-          address: generateAddress(input.network, account.rng),
-          currency: input.currency,
-          network: input.network,
-          status: 'active',
-          metadata: input.metadata,
-          created_at: now,
-          updated_at: now,
-          available: 0n,
-          locked: 0n,
-        }
-        account.wallets.set(wallet.id, wallet)
-        return wallet
-      })
+      const now = clock.nowIso()
+      const wallet: WalletRecord = {
+        id: newId('wal', account.rng),
+        type: input.type,
+        name: input.name,
+        address: generateAddress(input.network, account.rng),
+        currency: input.currency,
+        network: input.network,
+        status: 'active',
+        metadata: input.metadata,
+        created_at: now,
+        updated_at: now,
+        available: 0n,
+        locked: 0n,
+      }
+      store.apply([put('wallet', account.account.id, wallet.id, wallet)])
+      return wallet
     },
 
     /** Newest first. */
@@ -90,13 +95,8 @@ export function createWalletService(deps: { store: Store; clock: Clock; publishe
       if (wallet.status === 'closed') {
         throw new ApiError('invalid_state_transition', `Wallet ${id} is closed; a closed wallet cannot be changed or reopened.`)
       }
-      return store.update(() => {
-        if (input.name !== undefined) wallet.name = input.name
-        if (input.metadata !== undefined) wallet.metadata = input.metadata
-        if (input.status !== undefined) wallet.status = input.status
-        wallet.updated_at = clock.nowIso()
-        return wallet
-      })
+      const { name = wallet.name, metadata = wallet.metadata, status = wallet.status } = input
+      return save(account, { ...wallet, name, metadata, status, updated_at: clock.nowIso() })
     },
 
     /** DELETE: only an empty wallet with nothing in flight; it stays readable as `closed`. */
@@ -113,11 +113,7 @@ export function createWalletService(deps: { store: Store; clock: Clock; publishe
       if (account.payments.hasOpenPayments(id)) {
         throw new ApiError('wallet_not_empty', `Wallet ${id} has payments that are not final yet; wait for them to complete or fail.`)
       }
-      return store.update(() => {
-        wallet.status = 'closed'
-        wallet.updated_at = clock.nowIso()
-        return wallet
-      })
+      return save(account, { ...wallet, status: 'closed', updated_at: clock.nowIso() })
     },
 
     /** Control API: funds arriving from outside. */
@@ -127,10 +123,10 @@ export function createWalletService(deps: { store: Store; clock: Clock; publishe
       const decimals = decimalsOf(wallet)
       const units = parseAmountFor(amount, decimals, `${wallet.currency} on ${wallet.network}`)
       const from = fromAddress ?? generateAddress(wallet.network, account.rng)
-      store.update(() => {
-        deposit(account, wallet, units, from, clock.now())
-        wallet.updated_at = clock.nowIso()
-      })
+      const next = { ...wallet, updated_at: clock.nowIso() }
+      const changes: Change[] = []
+      deposit(account, next, units, from, clock.now(), changes)
+      store.apply([put('wallet', account.account.id, next.id, next), ...changes])
       publisher.wallet(account, wallet.id, 'deposit.received', () => ({ wallet_id: wallet.id, amount: formatAmount(units, decimals), currency: wallet.currency, from_address: from }))
       publisher.wallet(account, wallet.id, 'balance.updated', () => presentBalance(wallet))
       return wallet

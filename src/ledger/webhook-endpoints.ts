@@ -6,6 +6,7 @@ import { newId } from '../ids.js'
 import { createRng } from '../rng.js'
 import type { WebhookEndpointRecord } from '../model/records.js'
 import type { AccountState } from '../store/account-state.js'
+import { put, remove } from '../store/changes.js'
 import type { Store } from '../store/store.js'
 import { newestFirst } from './page.js'
 
@@ -42,19 +43,17 @@ export function createWebhookEndpointService(deps: { store: Store; clock: Clock 
 
   return {
     create(account: AccountState, input: EndpointInput): WebhookEndpointRecord {
-      return store.update(() => {
-        const endpoint: WebhookEndpointRecord = {
-          id: newId('whk', account.rng),
-          url: input.url,
-          events: normalizeEvents(input.events),
-          description: input.description ?? null,
-          status: 'enabled',
-          secret: generateSecret(account.rng),
-          created_at: clock.nowIso(),
-        }
-        account.webhooks.set(endpoint.id, endpoint)
-        return endpoint
-      })
+      const endpoint: WebhookEndpointRecord = {
+        id: newId('whk', account.rng),
+        url: input.url,
+        events: normalizeEvents(input.events),
+        description: input.description ?? null,
+        status: 'enabled',
+        secret: generateSecret(account.rng),
+        created_at: clock.nowIso(),
+      }
+      store.apply([put('webhook', account.account.id, endpoint.id, endpoint)])
+      return endpoint
     },
 
     /** Newest first. */
@@ -67,32 +66,29 @@ export function createWebhookEndpointService(deps: { store: Store; clock: Clock 
     /** Replaces the fields it is given; `status: 'enabled'` turns a disabled endpoint back on. */
     update(account: AccountState, id: string, input: EndpointUpdate): WebhookEndpointRecord {
       const endpoint = get(account, id)
-      return store.update(() => {
-        if (input.url !== undefined) endpoint.url = input.url
-        if (input.events !== undefined) endpoint.events = normalizeEvents(input.events)
-        if (input.description !== undefined) endpoint.description = input.description
-        if (input.status !== undefined) endpoint.status = input.status
-        return endpoint
-      })
+      const { url = endpoint.url, description = endpoint.description, status = endpoint.status } = input
+      const events = input.events === undefined ? endpoint.events : normalizeEvents(input.events)
+      store.apply([put('webhook', account.account.id, id, { ...endpoint, url, events, description, status })])
+      return endpoint
     },
 
     remove(account: AccountState, id: string): WebhookEndpointRecord {
       const endpoint = get(account, id)
-      store.update(() => account.webhooks.delete(id))
+      store.apply([remove('webhook', account.account.id, id)])
       return endpoint
     },
   }
 }
 
 /**
- * `--webhook-url`: gives the account one endpoint for every event, unless it has one with that URL
+ * `--webhook-url`: the endpoint for every event the account gets, unless it has one with that URL
  * already (accounts loaded from a data file). Its id comes from a generator of its own, so that the
  * flag does not shift the ids the account hands out afterwards.
  */
-export function ensureConfiguredEndpoint(account: AccountState, options: { url: string; secret: string; seed: string; now: string }): void {
-  for (const endpoint of account.webhooks.values()) if (endpoint.url === options.url) return
+export function configuredEndpointFor(account: AccountState, options: { url: string; secret: string; seed: string; now: string }): WebhookEndpointRecord | undefined {
+  for (const endpoint of account.webhooks.values()) if (endpoint.url === options.url) return undefined
   const id = newId('whk', createRng(options.seed, 'webhook-url-endpoint', account.account.id))
-  account.webhooks.set(id, {
+  return {
     id,
     url: options.url,
     events: [...EVENT_TYPES],
@@ -100,5 +96,5 @@ export function ensureConfiguredEndpoint(account: AccountState, options: { url: 
     status: 'enabled',
     secret: options.secret,
     created_at: options.now,
-  })
+  }
 }

@@ -5,6 +5,7 @@ import { ApiError, echoId, notFound } from '../errors.js'
 import { newId } from '../ids.js'
 import type { WhitelistRecord } from '../model/records.js'
 import type { AccountState } from '../store/account-state.js'
+import { put, remove } from '../store/changes.js'
 import type { Store } from '../store/store.js'
 import { newestFirst } from './page.js'
 
@@ -24,11 +25,9 @@ export function createWhitelistService(deps: { store: Store; clock: Clock }) {
           throw new ApiError('parameter_invalid', `${input.address} is already whitelisted for ${input.network} as ${entry.id}.`, { param: 'address' })
         }
       }
-      return store.update(() => {
-        const entry: WhitelistRecord = { id: newId('wla', account.rng), address: input.address, network: input.network, label: input.label ?? null, created_at: clock.nowIso() }
-        account.whitelist.set(entry.id, entry)
-        return entry
-      })
+      const entry: WhitelistRecord = { id: newId('wla', account.rng), address: input.address, network: input.network, label: input.label ?? null, created_at: clock.nowIso() }
+      store.apply([put('whitelist', account.account.id, entry.id, entry)])
+      return entry
     },
 
     /** Newest first. */
@@ -39,7 +38,7 @@ export function createWhitelistService(deps: { store: Store; clock: Clock }) {
     remove(account: AccountState, id: string): WhitelistRecord {
       const entry = account.whitelist.get(id)
       if (!entry) throw notFound('whitelisted address', id)
-      store.update(() => account.whitelist.delete(id))
+      store.apply([remove('whitelist', account.account.id, id)])
       return entry
     },
   }

@@ -35,7 +35,7 @@ export function createOutcomeRules(deps: { store: Store; rng: Rng }) {
     /** The first rule with uses left that matches, its use counted. */
     take(accountId: string, payment: PaymentRecord, decimals: number): OutcomeRule | undefined {
       const rule = rules.all().find((r) => r.remaining !== 0 && matches(r, accountId, payment, decimals))
-      if (rule && rule.remaining !== null) store.update(() => (rule.remaining = rule.remaining! - 1))
+      if (rule) rules.countUse(rule)
       return rule
     },
   }

@@ -1,6 +1,7 @@
 import { addressKey } from '../chain/networks.js'
 import { type Network } from '../model/networks.js'
 import type { Fixtures } from '../fixtures.js'
+import { put } from '../store/changes.js'
 import type { Store } from '../store/store.js'
 
 const KEY = 'screening_flagged'
@@ -9,25 +10,25 @@ const KEY = 'screening_flagged'
 export function createScreening(deps: { fixtures: Fixtures; store: Store }) {
   const { store } = deps
   const fromFixtures = new Set(deps.fixtures.screening.map((entry) => `${entry.network}:${addressKey(entry.network, entry.address)}`))
-  const added = (): string[] => ((store.control[KEY] as string[] | undefined) ??= [])
+  const added = (): readonly string[] => (store.control[KEY] as string[] | undefined) ?? []
+  const save = (list: string[]) => store.apply([put('control', undefined, KEY, list)])
   const keyOf = (network: Network, address: string) => `${network}:${addressKey(network, address)}`
 
   return {
     isFlagged: (network: Network, address: string) => fromFixtures.has(keyOf(network, address)) || added().includes(keyOf(network, address)),
     flag(network: Network, address: string): void {
       const key = keyOf(network, address)
-      if (!added().includes(key)) store.update(() => added().push(key))
+      if (!added().includes(key)) save([...added(), key])
     },
     /** Returns false when the address was not flagged through the control API. */
     unflag(network: Network, address: string): boolean {
-      const list = added()
-      const index = list.indexOf(keyOf(network, address))
-      if (index === -1) return false
-      store.update(() => list.splice(index, 1))
+      const key = keyOf(network, address)
+      if (!added().includes(key)) return false
+      save(added().filter((entry) => entry !== key))
       return true
     },
     clear(): void {
-      store.update(() => (store.control[KEY] = []))
+      save([])
     },
   }
 }

@@ -6,6 +6,7 @@ import type { Fixtures } from '../fixtures.js'
 import type { PaymentService } from '../ledger/payments.js'
 import type { PaymentRecord } from '../model/records.js'
 import type { AccountState } from '../store/account-state.js'
+import { put } from '../store/changes.js'
 import type { Store } from '../store/store.js'
 import type { OutcomeDecider } from './outcomes.js'
 
@@ -44,7 +45,7 @@ export function createSettlement(deps: { config: Config; clock: Clock; store: St
 
   function start(account: AccountState, payment: PaymentRecord): void {
     const plan = deps.decide(account, payment)
-    store.update(() => (payment.plan = plan))
+    store.apply([put('payment', account.account.id, payment.id, { ...payment, plan })])
     if (plan.outcome !== 'pending') drive(account, payment)
   }
 

@@ -34,7 +34,7 @@ const units = z.string().regex(/^-?\d+$/, 'expected base units as a string of di
 const metadata = z.record(z.string(), z.string())
 const timestamp = z.string()
 
-const KeyDataSchema = z.object({
+export const KeyDataSchema = z.object({
   key: z.string(),
   account_id: z.string(),
   type: z.enum(['secret', 'restricted']),
@@ -42,7 +42,7 @@ const KeyDataSchema = z.object({
   allowed_ips: z.array(z.string()),
 }) satisfies z.ZodType<KeyRecord>
 
-const WalletDataSchema = z.object({
+export const WalletDataSchema = z.object({
   id: z.string(),
   type: z.enum(['institutional', 'user', 'omnibus']),
   name: z.string(),
@@ -57,7 +57,7 @@ const WalletDataSchema = z.object({
   locked: units,
 }) satisfies z.ZodType<Stored<WalletRecord>>
 
-const PaymentDataSchema = z.object({
+export const PaymentDataSchema = z.object({
   id: z.string(),
   seq: z.number().int(),
   amount_units: units,
@@ -87,7 +87,7 @@ const PaymentDataSchema = z.object({
     .nullable(),
 }) satisfies z.ZodType<Stored<PaymentRecord>>
 
-const PayoutDataSchema = z.object({
+export const PayoutDataSchema = z.object({
   id: z.string(),
   status: z.enum(['pending', 'processing', 'completed', 'partially_failed', 'failed']),
   source: z.string(),
@@ -99,39 +99,41 @@ const PayoutDataSchema = z.object({
   updated_at: timestamp,
 }) satisfies z.ZodType<PayoutRecord>
 
-const AccountDataSchema = z.object({
-  account: z.object({ id: z.string(), created_at: timestamp, whitelist_enforced: z.boolean() }),
+export const AccountRecordDataSchema = z.object({ id: z.string(), created_at: timestamp, whitelist_enforced: z.boolean() })
+
+export const WhitelistDataSchema = z.object({ id: z.string(), address: z.string(), network: z.enum(NETWORKS), label: z.string().nullable(), created_at: timestamp })
+
+export const WebhookDataSchema = z.object({
+  id: z.string(),
+  url: z.string(),
+  events: z.array(z.string()),
+  description: z.string().nullable(),
+  status: z.enum(['enabled', 'disabled']),
+  secret: z.string(),
+  created_at: timestamp,
+})
+
+export const IdempotencyDataSchema = z.object({
+  scope: z.string(),
+  fingerprint: z.string(),
+  state: z.literal('done'),
+  status: z.number().int(),
+  body: z.string(),
+  request_id: z.string(),
+  created_at: timestamp,
+  expires_at: z.number(),
+})
+
+export const AccountDataSchema = z.object({
+  account: AccountRecordDataSchema,
   rng_state: z.tuple([z.number(), z.number(), z.number(), z.number()]),
   wallets: z.array(WalletDataSchema),
   payments: z.array(PaymentDataSchema),
   // Files written before bulk payouts existed have none.
   payouts: z.array(PayoutDataSchema).default([]),
-  whitelist: z.array(
-    z.object({ id: z.string(), address: z.string(), network: z.enum(NETWORKS), label: z.string().nullable(), created_at: timestamp }),
-  ),
-  webhooks: z.array(
-    z.object({
-      id: z.string(),
-      url: z.string(),
-      events: z.array(z.string()),
-      description: z.string().nullable(),
-      status: z.enum(['enabled', 'disabled']),
-      secret: z.string(),
-      created_at: timestamp,
-    }),
-  ),
-  idempotency: z.array(
-    z.object({
-      scope: z.string(),
-      fingerprint: z.string(),
-      state: z.literal('done'),
-      status: z.number().int(),
-      body: z.string(),
-      request_id: z.string(),
-      created_at: timestamp,
-      expires_at: z.number(),
-    }),
-  ),
+  whitelist: z.array(WhitelistDataSchema),
+  webhooks: z.array(WebhookDataSchema),
+  idempotency: z.array(IdempotencyDataSchema),
   // Every movement of money, in order; data written before postings existed has none (migrated on load).
   postings: z.array(TransactionDataSchema).optional(),
 })
@@ -140,7 +142,7 @@ const AccountDataSchema = z.object({
  * Sandbox-wide state owned by the control API, by module. Each part is checked in full: a restore
  * or data file with `faults: {}` would otherwise load and break every later request.
  */
-const ControlDataSchema = z.strictObject({
+export const ControlDataSchema = z.strictObject({
   outcome_rules: z.array(OutcomeRuleSchema).optional(),
   faults: z.array(FaultSchema).optional(),
   // `<network>:<address key>`, as the screening list keeps them.
@@ -152,6 +154,8 @@ export const DataSchema = z.object({
   accounts: z.array(AccountDataSchema),
   keys: z.array(KeyDataSchema),
   control: ControlDataSchema.default({}),
+  /** Append-only logs other than postings (`account/log`): present once a change appended to one. */
+  logs: z.record(z.string(), z.array(z.unknown())).optional(),
 })
 
 export type Data = z.infer<typeof DataSchema>

@@ -1,32 +1,38 @@
 import { newUniqueId, type IdPrefix } from '../ids.js'
 import type { Rng } from '../rng.js'
+import { put } from './changes.js'
 import type { Store } from './store.js'
 
 /**
  * A list of control-API rules (outcome rules, fault rules) kept in `store.control[key]`, so that
- * snapshots, resets and the data file see it. Every change goes through `store.update`.
+ * snapshots, resets and the data file see it. Every change stores the new list as one change.
  */
-export function controlList<T extends { id: string }>(store: Store, key: string) {
-  const all = (): T[] => ((store.control[key] as T[] | undefined) ??= [])
+export function controlList<T extends { id: string; remaining: number | null }>(store: Store, key: string) {
+  const all = (): readonly T[] => (store.control[key] as T[] | undefined) ?? []
+  const save = (list: T[]) => store.apply([put('control', undefined, key, list)])
   return {
     all,
     /** An id no rule of the list has (the generator starts again from the seed after a restart or restore). */
     newId: (prefix: IdPrefix, rng: Rng) => newUniqueId(prefix, rng, (id) => all().some((item) => item.id === id)),
     add(item: T): T {
-      store.update(() => all().push(item))
+      save([...all(), item])
       return item
     },
     remove(id: string): T | undefined {
-      const list = all()
-      const index = list.findIndex((item) => item.id === id)
-      if (index === -1) return undefined
-      return store.update(() => list.splice(index, 1)[0])
+      const removed = all().find((item) => item.id === id)
+      if (removed) save(all().filter((item) => item !== removed))
+      return removed
     },
     /** Keeps the rules `keep` accepts (all of them go without it); answers how many went. */
     removeAllBut(keep: (item: T) => boolean = () => false): number {
       const before = all().length
-      store.update(() => (store.control[key] = all().filter(keep)))
+      save(all().filter(keep))
       return before - all().length
+    },
+    /** One use of a rule with a limited number of uses. */
+    countUse(rule: T): void {
+      if (rule.remaining === null) return
+      save(all().map((item) => (item.id === rule.id ? { ...item, remaining: item.remaining! - 1 } : item)))
     },
   }
 }

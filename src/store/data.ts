@@ -7,14 +7,22 @@ import type { AccountState } from './account-state.js'
 
 /** The store's state to and from the data file's form; the form and its checks are `schemas/data-file.ts`. */
 
+type WalletData = AccountData['wallets'][number]
+type PaymentData = AccountData['payments'][number]
+
+export const encodeWallet = (w: WalletRecord) => ({ ...w, available: String(w.available), locked: String(w.locked) })
+export const decodeWallet = (w: WalletData): WalletRecord => ({ ...w, available: BigInt(w.available), locked: BigInt(w.locked) })
+export const encodePayment = (p: PaymentRecord) => ({ ...p, amount_units: String(p.amount_units) })
+export const decodePayment = (p: PaymentData): PaymentRecord => ({ ...p, amount_units: BigInt(p.amount_units) })
+
 export const emptyData = (): Data => ({ version: 1, accounts: [], keys: [], control: {} })
 
 export function accountToData(state: AccountState): AccountData {
   return {
     account: { ...state.account },
     rng_state: state.rng.state(),
-    wallets: [...state.wallets.values()].map((w) => ({ ...w, metadata: { ...w.metadata }, available: String(w.available), locked: String(w.locked) })),
-    payments: state.payments.values().map((p) => ({ ...p, metadata: { ...p.metadata }, plan: p.plan && { ...p.plan }, amount_units: String(p.amount_units) })),
+    wallets: [...state.wallets.values()].map((w) => ({ ...encodeWallet(w), metadata: { ...w.metadata } })),
+    payments: state.payments.values().map((p) => ({ ...encodePayment(p), metadata: { ...p.metadata }, plan: p.plan && { ...p.plan } })),
     payouts: [...state.payouts.values()].map((p) => ({ ...p, payment_ids: [...p.payment_ids], metadata: { ...p.metadata } })),
     whitelist: [...state.whitelist.values()].map((entry) => ({ ...entry })),
     webhooks: [...state.webhooks.values()].map((endpoint) => ({ ...endpoint, events: [...endpoint.events] })),
@@ -26,11 +34,11 @@ export function accountToData(state: AccountState): AccountData {
 
 export function accountFromData(data: AccountData): AccountState {
   const payments = new PaymentIndex()
-  for (const p of data.payments) payments.add({ ...p, amount_units: BigInt(p.amount_units) } as PaymentRecord)
+  for (const p of data.payments) payments.add(decodePayment(p))
   return {
     account: { ...data.account },
     rng: restoreRng(data.rng_state as RngState),
-    wallets: new Map(data.wallets.map((w) => [w.id, { ...w, available: BigInt(w.available), locked: BigInt(w.locked) } as WalletRecord])),
+    wallets: new Map(data.wallets.map((w) => [w.id, decodeWallet(w)])),
     payments,
     payouts: new Map(data.payouts.map((p) => [p.id, { ...p, payment_ids: [...p.payment_ids], metadata: { ...p.metadata } }])),
     whitelist: new Map(data.whitelist.map((entry) => [entry.id, { ...entry }])),

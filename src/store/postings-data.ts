@@ -1,15 +1,23 @@
 import { openingBalanceLines } from '../model/ledger-accounts.js'
 import type { TransactionData, WalletBalances } from '../schemas/data-file.js'
+import type { LedgerTransaction, PostingLine } from '../model/postings.js'
 import { PostingsLog } from './postings-log.js'
 
 /** An account's postings to and from the data file's form (`schemas/data-file.ts`). */
 
 export function postingsToData(log: PostingsLog): TransactionData[] {
   const out: TransactionData[] = []
-  for (const tx of log) {
-    out.push({ cause: tx.cause, ref: tx.ref, at: new Date(tx.at).toISOString(), lines: tx.lines.map((line) => ({ account: line.account, amount: String(line.amount) })) })
-  }
+  for (const tx of log) out.push(transactionToData(tx))
   return out
+}
+
+/** One transaction as the data file, a snapshot line and a journal `append` hold it. */
+export function transactionToData(tx: Pick<LedgerTransaction, 'cause' | 'ref' | 'at'> & { lines: readonly PostingLine[] }): TransactionData {
+  return { cause: tx.cause, ref: tx.ref, at: new Date(tx.at).toISOString(), lines: tx.lines.map((line) => ({ account: line.account, amount: String(line.amount) })) }
+}
+
+export function appendTransactionData(log: PostingsLog, tx: TransactionData, canonicalRef: (ref: string) => string = (ref) => ref): void {
+  log.append(tx.cause, canonicalRef(tx.ref), Date.parse(tx.at), tx.lines.map((line) => ({ account: line.account, amount: BigInt(line.amount) })))
 }
 
 /**
@@ -26,8 +34,6 @@ export function postingsFromData(transactions: TransactionData[] | undefined, wa
     }
     return log
   }
-  for (const tx of transactions) {
-    log.append(tx.cause, canonicalRef(tx.ref), Date.parse(tx.at), tx.lines.map((line) => ({ account: line.account, amount: BigInt(line.amount) })))
-  }
+  for (const tx of transactions) appendTransactionData(log, tx, canonicalRef)
   return log
 }

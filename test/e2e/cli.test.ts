@@ -197,7 +197,10 @@ describe('--data-file', () => {
     }
     expect(before.payments).toHaveLength(3)
     expect(await stop(first)).toBe('exit 0')
-    expect(() => JSON.parse(readFileSync(file, 'utf8'))).not.toThrow()
+    // A snapshot of one JSON record per line, and the journal beside it: every line is JSON.
+    for (const path of [file, `${file}.journal.1`]) {
+      expect(() => readFileSync(path, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line))).not.toThrow()
+    }
 
     const second = await start(flags)
     for (const payment of payments) {
@@ -230,7 +233,7 @@ describe('--data-file', () => {
     const proc = await start(['--data-file', file])
     expect((await api(proc.url, 'GET', '/v1/wallets?limit=1')).body.pagination.total).toBe(14)
     expect(await stop(proc)).toBe('exit 0')
-    expect(JSON.parse(readFileSync(file, 'utf8'))).toMatchObject({ version: 1 })
+    expect(JSON.parse(readFileSync(file, 'utf8').split('\n')[0]!)).toMatchObject({ format: 'wallet-sandbox/snapshot', version: 2 })
   })
 
   it.each([

@@ -28,6 +28,7 @@ describe('loadConfig', () => {
       whitelistEnforced: false,
       bodyLimit: 102_400,
       settle: 'auto',
+      durability: 'batched',
       clock: 'real',
       clockStart: '2026-01-01T00:00:00.000Z',
       quiet: false,
@@ -45,6 +46,10 @@ describe('loadConfig', () => {
     const env = { WALLET_SANDBOX_PORT: '5000', WALLET_SANDBOX_SEED: 'from-env', WALLET_SANDBOX_AUTH: 'strict' }
     expect(loadConfig({ env })).toMatchObject({ port: 5000, seed: 'from-env', auth: 'strict' })
     expect(loadConfig({ env, flags: { port: '6000', auth: 'open' } })).toMatchObject({ port: 6000, seed: 'from-env', auth: 'open' })
+  })
+
+  it('reads --durability from WALLET_SANDBOX_DURABILITY too', () => {
+    expect(loadConfig({ env: { WALLET_SANDBOX_DURABILITY: 'strict' } }).durability).toBe('strict')
   })
 
   it('ignores an empty environment variable', () => {
@@ -89,6 +94,7 @@ describe('loadConfig', () => {
     ['a negative rate limit', { rateLimit: '-5' }, 'rateLimit'],
     ['a fractional rate limit', { rateLimit: '2.5' }, 'rateLimit'],
     ['an empty data file path', { dataFile: '' }, 'dataFile'],
+    ['an unknown durability', { durability: 'eventually' }, 'durability'],
     ['a latency range that goes down', { latency: '80-20' }, 'latency'],
     ['a latency that is not milliseconds', { latency: 'fast' }, 'latency'],
     ['an error rate above 1', { errorRate: '2' }, 'errorRate'],

@@ -5,6 +5,7 @@ import { findLedgerViolations } from '../../src/ledger/ledger-check.js'
 import { silentLogger } from '../../src/logger.js'
 import { createSandbox, type Sandbox } from '../../src/sandbox.js'
 import { parseAccount } from '../../src/model/ledger-accounts.js'
+import { put, type Change } from '../../src/store/changes.js'
 import { PostingsLog } from '../../src/store/postings-log.js'
 import type { WalletRecord } from '../../src/model/records.js'
 import type { AccountState } from '../../src/store/account-state.js'
@@ -107,21 +108,35 @@ describe('posting money', () => {
     const usdc = treasury('polygon', 'USDC')
     const before = { size: account.postings.size, available: usdc.available, locked: usdc.locked }
     const reason = { cause: 'deposit' as const, ref: 'test', at: 0 }
-    expect(() => post(account, reason, [{ account: `${usdc.id}:available`, amount: 5n }])).toThrow(/polygon:USDC sums to 5/)
-    expect(() => post(account, reason, [{ account: 'external:polygon:USDC', amount: -5n }, { account: 'wal_nobody:available', amount: 5n }])).toThrow(/no ledger account wal_nobody/)
-    expect(() => post(account, reason, [{ account: 'external:solana:USDC', amount: -5n }, { account: `${usdc.id}:available`, amount: 5n }])).toThrow(/sums to/)
-    expect(() => lock(account, usdc, usdc.available + 1n, { cause: 'payment.created', ref: 'pay_x', at: 0 })).toThrow(/would fall to -1/)
+    const changes: Change[] = []
+    expect(() => post(account, reason, [{ account: `${usdc.id}:available`, amount: 5n }], [usdc], changes)).toThrow(/polygon:USDC sums to 5/)
+    expect(() => post(account, reason, [{ account: 'external:polygon:USDC', amount: -5n }, { account: 'wal_nobody:available', amount: 5n }], [usdc], changes)).toThrow(/no ledger account wal_nobody/)
+    expect(() => post(account, reason, [{ account: 'external:solana:USDC', amount: -5n }, { account: `${usdc.id}:available`, amount: 5n }], [usdc], changes)).toThrow(/sums to/)
+    expect(() => lock(account, usdc, usdc.available + 1n, { cause: 'payment.created', ref: 'pay_x', at: 0 }, changes)).toThrow(/would fall to -1/)
+    // A wallet line must name one of the copies the caller is about to put, never a stored record.
+    expect(() => post(account, reason, [{ account: 'external:polygon:USDC', amount: -5n }, { account: `${usdc.id}:available`, amount: 5n }], [], changes)).toThrow(/no ledger account/)
+    expect(changes).toEqual([])
     expect({ size: account.postings.size, available: usdc.available, locked: usdc.locked }).toEqual(before)
   })
 
-  it('moves an internal payment from the source’s locked into the recipient’s available', () => {
+  it('moves an internal payment from the source’s locked into the recipient’s available, all in one change set', () => {
     const usdc = treasury('solana', 'USDC')
     const recipient = sandbox.services.wallets.create(account, { name: 'r', network: 'solana', currency: 'USDC', type: 'user', metadata: {} })
-    deposit(account, usdc, 10n, 'sender', 0)
-    lock(account, usdc, 10n, { cause: 'payment.created', ref: 'pay_y', at: 0 })
-    settle(account, usdc, 10n, recipient, { cause: 'payment.completed', ref: 'pay_y', at: 0 })
+    const size = account.postings.size
+    const source = { ...usdc }
+    const target = { ...recipient }
+    const changes: Change[] = []
+    deposit(account, source, 10n, 'sender', 0, changes)
+    lock(account, source, 10n, { cause: 'payment.created', ref: 'pay_y', at: 0 }, changes)
+    settle(account, source, 10n, target, { cause: 'payment.completed', ref: 'pay_y', at: 0 }, changes)
+    // Nothing moved until the change set is applied; the appends land one after another.
+    expect(account.postings.size).toBe(size)
+    expect(changes.map((change) => change.op === 'append' && change.at)).toEqual([size, size + 1, size + 2])
+    const id = account.account.id
+    sandbox.store.apply([...changes, put('wallet', id, source.id, source), put('wallet', id, target.id, target)])
     expect(last().lines).toEqual([{ account: `${usdc.id}:locked`, amount: -10n }, { account: `${recipient.id}:available`, amount: 10n }])
     expect(recipient.available).toBe(10n)
+    expect(findLedgerViolations(account)).toEqual([])
   })
 })
 

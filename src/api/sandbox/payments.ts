@@ -24,7 +24,7 @@ const auth = 'control' as const
 function takeOver(ctx: RequestContext, id: string, act: (account: AccountState, payment: PaymentRecord) => PaymentRecord) {
   const { account, payment } = ctx.deps.control.findPayment(id)
   act(account, payment)
-  ctx.deps.store.update(() => (payment.plan = null))
+  ctx.deps.control.dropPlan(account, payment)
   return presentPayment(payment)
 }
 

@@ -70,7 +70,7 @@ export const controlRoutes = [
     handler: ({ params, body }, ctx) => {
       const state = ctx.deps.store.accounts.get(params.id)
       if (!state) throw new ApiError('resource_missing', `No such account: '${echoId(params.id)}'.`)
-      ctx.deps.store.update(() => (state.account.whitelist_enforced = body.whitelist_enforced))
+      ctx.deps.control.setWhitelistEnforced(state, body.whitelist_enforced)
       return presentAccount(ctx.deps, params.id)
     },
   }),

@@ -3,6 +3,7 @@ import { ApiError } from '../../errors.js'
 import type { IdempotencyRecord } from '../../model/records.js'
 import type { AccountState } from '../../store/account-state.js'
 import type { Store } from '../../store/store.js'
+import { put, remove } from '../../store/changes.js'
 import type { RawBody } from './body.js'
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -16,6 +17,7 @@ export type IdempotencyOutcome = { kind: 'replay'; record: IdempotencyRecord } |
  */
 export function createIdempotency(deps: { store: Store; clock: Clock }) {
   const { store, clock } = deps
+  const forget = (account: AccountState, record: IdempotencyRecord) => store.apply([remove('idempotency', account.account.id, record.scope)])
 
   return {
     begin(account: AccountState, method: string, path: string, header: string, body: RawBody, requestId: string): IdempotencyOutcome {
@@ -42,21 +44,18 @@ export function createIdempotency(deps: { store: Store; clock: Clock }) {
         created_at: clock.nowIso(),
         expires_at: clock.now() + DAY_MS,
       }
-      account.idempotency.set(scope, record)
+      // An expired record goes first, so the new one is a new object: the old one's expiry timer checks identity.
+      store.apply([...(existing ? [remove('idempotency', account.account.id, scope)] : []), put('idempotency', account.account.id, scope, record)])
       return { kind: 'fresh', record }
     },
 
     /** Keeps the answer to replay it. */
     complete(account: AccountState, record: IdempotencyRecord, status: number, body: string): void {
-      store.update(() => {
-        record.state = 'done'
-        record.status = status
-        record.body = body
-      })
+      store.apply([put('idempotency', account.account.id, record.scope, { ...record, state: 'done', status, body })])
       clock.schedule(
         record.expires_at - clock.now(),
         () => {
-          if (account.idempotency.get(record.scope) === record) store.update(() => account.idempotency.delete(record.scope))
+          if (account.idempotency.get(record.scope) === record) forget(account, record)
         },
         account.account.id,
       )
@@ -64,7 +63,7 @@ export function createIdempotency(deps: { store: Store; clock: Clock }) {
 
     /** The request ended before validation passed: nothing is kept (CONTRACT.md section 6). */
     abandon(account: AccountState, record: IdempotencyRecord): void {
-      if (account.idempotency.get(record.scope) === record) account.idempotency.delete(record.scope)
+      if (account.idempotency.get(record.scope) === record) forget(account, record)
     },
   }
 }

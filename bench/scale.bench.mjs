@@ -1,0 +1,94 @@
+// `npm run bench:scale [-- --payments N]`: the sandbox at N stored payments (default 100,000), in
+// memory and on a data file (CONTRACT.md section 18): create rate over HTTP, memory per payment,
+// list latency with filters, compaction time and restart time. Payments are seeded through the
+// store's bulk path in a child process (bench/scale-server.mjs), since a million over HTTP takes long.
+import { spawn } from 'node:child_process'
+import { mkdtempSync, rmSync } from 'node:fs'
+import { Agent } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { parseArgs } from 'node:util'
+import { fileURLToPath } from 'node:url'
+import { fetchJson, fixed, percentile, printTable, ROOT } from './lib.mjs'
+
+const { values } = parseArgs({ options: { payments: { type: 'string', default: '100000' } } })
+const N = Number(values.payments)
+const SERVER = fileURLToPath(new URL('./scale-server.mjs', import.meta.url))
+const KEY = 'sk_test_sandbox_default_key'
+const EXTERNAL = '0x52908400098527886E0F7030069857D2E4169EE7'
+
+function startServer(args) {
+  const started = performance.now()
+  const child = spawn(process.execPath, ['--expose-gc', '--max-old-space-size=4096', SERVER, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] })
+  return new Promise((resolve, reject) => {
+    let out = ''
+    child.stdout.setEncoding('utf8').on('data', (chunk) => {
+      out += chunk
+      const line = out.split('\n').find((l) => l.startsWith('{'))
+      if (line) resolve({ child, wallMs: performance.now() - started, ...JSON.parse(line) })
+    })
+    child.once('exit', (code) => reject(new Error(`scale-server exited with ${code}`)))
+  })
+}
+
+const stopServer = (child) => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM')))
+
+const call = (agent, url, method, path, body) =>
+  fetchJson(Number(new URL(url).port), path, { method, agent, body, headers: { authorization: `Bearer ${KEY}` } })
+
+async function measure(url) {
+  const agent = new Agent({ keepAlive: true, maxSockets: 8 })
+  const first = (await call(agent, url, 'GET', '/v1/payments?limit=1')).body.data[0]
+  const filters = [
+    '', 'status=pending', 'currency=USDC', `source_wallet=${first.source}`, `recipient_id=${first.destination}`,
+    'status=completed&currency=USDT', `status=pending&currency=${first.currency}&source_wallet=${first.source}`, 'offset=5000&limit=100',
+  ]
+  const times = []
+  for (let round = 0; round < 40; round++) {
+    for (const filter of filters) {
+      const t = performance.now()
+      const res = await call(agent, url, 'GET', `/v1/payments?${filter}`)
+      times.push(performance.now() - t)
+      if (res.status !== 200) throw new Error(`GET /v1/payments?${filter} answered ${res.status}`)
+    }
+  }
+  const wallets = (await call(agent, url, 'GET', '/v1/wallets?currency=USDC&type=institutional&limit=100')).body.data
+  const source = wallets.find((w) => w.network === 'polygon').id
+  const creates = 1000
+  let next = 0
+  const t = performance.now()
+  await Promise.all(Array.from({ length: 8 }, async () => {
+    while (next++ < creates) {
+      const res = await call(agent, url, 'POST', '/v1/payments', { amount: '0.01', currency: 'USDC', source_wallet: source, recipient: EXTERNAL })
+      if (res.status !== 201) throw new Error(`POST /v1/payments answered ${res.status}`)
+    }
+  }))
+  const createRate = creates / ((performance.now() - t) / 1000)
+  agent.destroy()
+  return { p50: percentile(times, 50), p99: percentile(times, 99), createRate }
+}
+
+const dir = mkdtempSync(join(tmpdir(), 'wallet-sandbox-scale-'))
+const rows = []
+try {
+  const empty = await startServer([])
+  await stopServer(empty.child)
+  const perPayment = (rss) => `${fixed((rss - empty.rss) / N, 0)} B`
+
+  const memory = await startServer(['--seed', String(N)])
+  const m = await measure(memory.url)
+  rows.push(['memory', N, fixed(m.createRate, 0), perPayment(memory.rss), `${fixed(m.p50, 2)} ms`, `${fixed(m.p99, 2)} ms`, '-', '-', `${fixed(memory.seedMs / 1000, 1)} s`])
+  await stopServer(memory.child)
+
+  const file = join(dir, 'ledger.json')
+  const writer = await startServer(['--data-file', file, '--seed', String(N), '--compact'])
+  await stopServer(writer.child)
+  const reader = await startServer(['--data-file', file])
+  const f = await measure(reader.url)
+  rows.push(['data file (batched)', N, fixed(f.createRate, 0), perPayment(reader.rss), `${fixed(f.p50, 2)} ms`, `${fixed(f.p99, 2)} ms`, `${fixed(writer.compactMs / 1000, 1)} s`, `${fixed(reader.wallMs / 1000, 1)} s`, `${fixed(writer.seedMs / 1000, 1)} s`])
+  await stopServer(reader.child)
+} finally {
+  rmSync(dir, { recursive: true, force: true })
+}
+printTable(`${N.toLocaleString('en')} payments (create rate: POST /v1/payments/s, 8 concurrent; list: GET /v1/payments with 8 filter combinations; RSS above an empty sandbox)`,
+  ['mode', 'payments', 'creates/s', 'RSS/payment', 'list p50', 'list p99', 'compaction', 'restart', 'bulk seed'], rows)

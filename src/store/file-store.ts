@@ -1,0 +1,89 @@
+import { mkdirSync, statSync } from 'node:fs'
+import { dirname } from 'node:path'
+import { createJournalWriter } from './journal-writer.js'
+import { encodeJournalLine } from './lines.js'
+import { journalPath, loadDataFile, removeObsolete } from './load.js'
+import { acquireLock } from './lock.js'
+import { writeSnapshot } from './snapshot-writer.js'
+import { createState } from './state.js'
+import { rngStatesOf } from './rng-states.js'
+import type { OpenStoreResult, StoreOptions } from './store-types.js'
+
+const MIN_COMPACT_BYTES = 64 * 1024 * 1024
+
+/**
+ * The data file: `<path>` is a snapshot (one record per line) and `<path>.journal.<n>` the
+ * change sets applied since, one per line. A compaction writes a new snapshot from the live state
+ * in chunks, continuing in journal n+1 meanwhile, then deletes journal n.
+ */
+export async function openFileStore(options: StoreOptions & { dataFile: string }): Promise<OpenStoreResult> {
+  const path = options.dataFile
+  const warn = options.warn ?? (() => {})
+  const onError = options.onWriteError ?? (() => {})
+  const now = options.now ?? (() => new Date().toISOString())
+  mkdirSync(dirname(path), { recursive: true })
+  const release = acquireLock(path)
+  const state = createState()
+  let loaded
+  try {
+    loaded = await loadDataFile(path, state, { warn })
+    if (loaded.needsSnapshot) await writeSnapshot(path, state, loaded.journal, now())
+    removeObsolete(loaded.obsolete)
+  } catch (error) {
+    release()
+    throw error
+  }
+
+  let generation = loaded.journal
+  let seq = loaded.seq
+  let snapshotBytes = statSync(path).size
+  let compacting: Promise<void> | undefined
+  let closing: Promise<void> | undefined
+  const journal = createJournalWriter({ path: journalPath(path, generation), durability: options.durability ?? 'batched', timer: options.timer ?? { setTimeout, clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout) }, onError, sync: options.sync })
+  const threshold = () => Math.max(options.compactAfterBytes ?? MIN_COMPACT_BYTES, snapshotBytes)
+
+  function compact(): Promise<void> {
+    compacting ??= (async () => {
+      const previous = journalPath(path, generation)
+      generation++
+      journal.rotate(journalPath(path, generation))
+      const written = await writeSnapshot(path, state, generation, now())
+      snapshotBytes = written.bytes
+      removeObsolete([previous])
+    })()
+      .catch(onError)
+      .finally(() => (compacting = undefined))
+    return compacting
+  }
+
+  return {
+    loaded: loaded.loaded,
+    store: {
+      accounts: state.accounts,
+      keys: state.keys,
+      control: state.control,
+      logs: state.logs,
+      dataFile: path,
+      apply(changes) {
+        state.apply(changes)
+        const line = encodeJournalLine(++seq, changes, rngStatesOf(state.accounts, changes))
+        if (!line) return
+        journal.append(line)
+        // A whole-state replace is one long line; a new snapshot makes it a starting point instead.
+        if (journal.bytes > threshold() || changes.some((change) => change.op === 'replace')) void compact()
+      },
+      durable: () => journal.durable(),
+      flush: () => journal.flush(),
+      compact,
+      toData: state.toData,
+      close() {
+        closing ??= (async () => {
+          await compacting
+          await journal.close()
+          release()
+        })()
+        return closing
+      },
+    },
+  }
+}

@@ -1,0 +1,76 @@
+import * as z from 'zod'
+import type { RngState } from '../rng.js'
+import { POSTINGS_LOG, type Change, type ChangeSet, type RecordKind } from './changes.js'
+import { decodeRecord, encodeRecord, RECORD_KINDS } from './codec.js'
+import { DataSchema, TransactionDataSchema } from '../schemas/data-file.js'
+
+/**
+ * The two line formats of the data file. A journal line is one change set:
+ * `{"seq":12,"changes":[{"put":"payment","account":"acct_…","id":"pay_…","value":{…}}],"rng":{"acct_…":[…]}}`.
+ * A snapshot line is one change of its own (`{"put":"wallet",…}`), between a header and a trailer.
+ */
+const kind = z.enum(RECORD_KINDS as [RecordKind, ...RecordKind[]])
+const account = z.string().optional()
+const ChangeLineSchema = z.union([
+  z.object({ put: kind, account, id: z.string(), value: z.unknown() }).strict(),
+  z.object({ delete: kind, account, id: z.string() }).strict(),
+  z.object({ append: z.string(), account, at: z.number().int().min(0), value: z.unknown() }).strict(),
+  z.object({ replace: z.unknown() }).strict(),
+])
+type ChangeLine = z.infer<typeof ChangeLineSchema>
+
+const RngSchema = z.tuple([z.number(), z.number(), z.number(), z.number()])
+const JournalLineSchema = z.object({ seq: z.number().int().min(1), changes: z.array(ChangeLineSchema), rng: z.record(z.string(), RngSchema).optional() }).strict()
+
+export const SNAPSHOT_FORMAT = 'wallet-sandbox/snapshot'
+export const SnapshotHeaderSchema = z.object({ format: z.literal(SNAPSHOT_FORMAT), version: z.literal(2), journal: z.number().int().min(1), written_at: z.string() })
+export const SnapshotTrailerSchema = z.object({ end: z.literal(true), records: z.number().int().min(0) }).strict()
+
+/** Undefined for changes that are never written: an idempotency record still in flight is not an answer yet. */
+export function encodeChange(change: Change): ChangeLine | undefined {
+  switch (change.op) {
+    case 'put':
+      if (change.kind === 'idempotency' && (change.value as { state: string }).state !== 'done') return undefined
+      return { put: change.kind, account: change.account, id: change.id, value: encodeRecord(change.kind, change.value) }
+    case 'delete':
+      return { delete: change.kind, account: change.account, id: change.id }
+    case 'append':
+      return { append: change.log, account: change.account, at: change.at, value: change.value }
+    case 'replace':
+      return { replace: change.value }
+  }
+}
+
+/** A posting read back is checked like one in a data file: a damaged line is refused with its position. */
+const decodeLogEntry = (log: string, value: unknown): unknown => (log === POSTINGS_LOG ? TransactionDataSchema.parse(value) : value)
+
+export function decodeChange(line: ChangeLine): Change {
+  if ('put' in line) return { op: 'put', kind: line.put, account: line.account, id: line.id, value: decodeRecord(line.put, line.value) }
+  if ('delete' in line) return { op: 'delete', kind: line.delete, account: line.account, id: line.id }
+  if ('append' in line) return { op: 'append', log: line.append, account: line.account, at: line.at, value: decodeLogEntry(line.append, line.value) }
+  return { op: 'replace', value: DataSchema.parse(line.replace) }
+}
+
+const KINDS: ReadonlySet<unknown> = new Set(RECORD_KINDS)
+
+/** A snapshot line; a plain `put` (nearly all of them) skips the union's parse, which is most of the cost. */
+export function decodeSnapshotLine(value: unknown): Change {
+  const line = value as Record<string, unknown>
+  if (line !== null && typeof line === 'object' && KINDS.has(line.put) && typeof line.id === 'string' && (line.account === undefined || typeof line.account === 'string') && 'value' in line && Object.keys(line).length <= 4) {
+    const kind = line.put as RecordKind
+    return { op: 'put', kind, account: line.account as string | undefined, id: line.id, value: decodeRecord(kind, line.value) }
+  }
+  return decodeChange(ChangeLineSchema.parse(value))
+}
+
+/** The journal line of a change set, newline included; undefined when nothing in it is kept. */
+export function encodeJournalLine(seq: number, changes: ChangeSet, rng: Record<string, RngState>): string | undefined {
+  const lines = changes.flatMap((change) => encodeChange(change) ?? [])
+  if (lines.length === 0) return undefined
+  return `${JSON.stringify({ seq, changes: lines, rng })}\n`
+}
+
+export function decodeJournalLine(value: unknown): { seq: number; changes: Change[]; rng: Record<string, RngState> } {
+  const line = JournalLineSchema.parse(value)
+  return { seq: line.seq, changes: line.changes.map(decodeChange), rng: (line.rng ?? {}) as Record<string, RngState> }
+}

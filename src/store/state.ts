@@ -1,0 +1,158 @@
+import { POSTINGS_LOG, type Change, type ChangeSet, type RecordKind } from './changes.js'
+import type { Data, TransactionData } from '../schemas/data-file.js'
+import { accountFromData, accountToData, keysFromData } from './data.js'
+import type { PaymentIndex } from './payment-index.js'
+import { appendTransactionData } from './postings-data.js'
+import type { KeyRecord, PaymentRecord } from '../model/records.js'
+import type { AccountState } from './account-state.js'
+
+/** The collections of an account that hold one kind of record each, by the kind's name. */
+const ACCOUNT_MAPS = { wallet: 'wallets', payout: 'payouts', whitelist: 'whitelist', webhook: 'webhooks', idempotency: 'idempotency' } as const
+const GLOBAL_KINDS: ReadonlySet<RecordKind> = new Set(['tenant', 'key', 'control'])
+
+export class ChangeError extends Error {
+  override name = 'ChangeError'
+}
+
+/**
+ * The whole state in memory, and the one place that changes it: `apply` takes a change set and
+ * applies all of it or (when any change does not fit) none of it. Records that already exist are
+ * updated in place, so that what holds a reference (a settlement timer, an index) sees the change.
+ */
+export function createState() {
+  const accounts = new Map<string, AccountState>()
+  const keys = new Map<string, KeyRecord>()
+  const control: Record<string, unknown> = {}
+  /** Append-only logs by `account/log` (`/log` for sandbox-wide ones). */
+  const logs = new Map<string, unknown[]>()
+
+  const logKey = (account: string | undefined, log: string) => `${account ?? ''}/${log}`
+
+  /**
+   * Throws before anything changed when a change does not fit. `replaying` accepts appends that are
+   * already there (a journal replayed over a snapshot taken while it was being written).
+   */
+  function check(changes: ChangeSet, replaying: boolean): boolean[] {
+    const created = new Set<string>()
+    const lengths = new Map<string, number>()
+    return changes.map((change) => {
+      if (change.op === 'replace') return true
+      if (change.op === 'put' && change.kind === 'tenant') created.add(change.id)
+      return checkOne(change, created, lengths, replaying)
+    })
+  }
+
+  function checkOne(change: Exclude<Change, { op: 'replace' }>, created: ReadonlySet<string>, lengths: Map<string, number>, replaying: boolean): boolean {
+    if (change.op !== 'append' && GLOBAL_KINDS.has(change.kind)) return true
+    if (change.account === undefined) {
+      if (change.op === 'append') return checkAppend(change, lengths, replaying)
+      throw new ChangeError(`a ${change.kind} change needs an account`)
+    }
+    if (!accounts.has(change.account) && !created.has(change.account)) throw new ChangeError(`no account '${change.account}'`)
+    if (change.op === 'append') return checkAppend(change, lengths, replaying)
+    if (change.op === 'delete' && change.kind === 'payment') throw new ChangeError('payments are never deleted')
+    return true
+  }
+
+  function checkAppend(change: Extract<Change, { op: 'append' }>, lengths: Map<string, number>, replaying: boolean): boolean {
+    const key = logKey(change.account, change.log)
+    const length = lengths.get(key) ?? logLength(change.account, change.log)
+    if (replaying && change.at < length) return false
+    if (change.at !== length) throw new ChangeError(`log '${key}' has ${length} entries; cannot append at ${change.at}`)
+    lengths.set(key, length + 1)
+    return true
+  }
+
+  /** An account's postings live in its own columnar log (postings-log.ts); other logs here. */
+  function logLength(account: string | undefined, log: string): number {
+    if (log === POSTINGS_LOG && account !== undefined) return accounts.get(account)?.postings.size ?? 0
+    return logs.get(logKey(account, log))?.length ?? 0
+  }
+
+  function applyOne(change: Change): void {
+    if (change.op === 'replace') return replace(change.value as Data)
+    if (change.op === 'append' && change.log === POSTINGS_LOG && change.account !== undefined) {
+      return appendTransactionData(accounts.get(change.account)!.postings, change.value as TransactionData)
+    }
+    if (change.op === 'append') {
+      const key = logKey(change.account, change.log)
+      let log = logs.get(key)
+      if (!log) logs.set(key, (log = []))
+      log.push(change.value)
+      return
+    }
+    const { kind, id } = change
+    const value = change.op === 'put' ? change.value : undefined
+    switch (kind) {
+      case 'tenant':
+        if (value) accounts.set(id, value as AccountState)
+        else accounts.delete(id)
+        return
+      case 'key':
+        return upsert(keys, id, value as KeyRecord | undefined)
+      case 'control':
+        if (value === undefined) delete control[id]
+        else control[id] = value
+        return
+    }
+    const account = accounts.get(change.account!)!
+    if (kind === 'account') Object.assign(account.account, value)
+    else if (kind === 'payment') putPayment(account.payments, value as PaymentRecord)
+    else upsert(account[ACCOUNT_MAPS[kind]] as Map<string, object>, id, value as object | undefined)
+  }
+
+  function replace(data: Data): void {
+    accounts.clear()
+    keys.clear()
+    logs.clear()
+    for (const key of Object.keys(control)) delete control[key]
+    for (const account of data.accounts) accounts.set(account.account.id, accountFromData(account))
+    for (const key of keysFromData(data)) keys.set(key.key, key)
+    Object.assign(control, structuredClone(data.control))
+    for (const [key, entries] of Object.entries(data.logs ?? {})) logs.set(key, [...entries])
+  }
+
+  return {
+    accounts,
+    keys,
+    control,
+    logs,
+    /** One change of a snapshot being loaded (a million of them: no allocation beyond the change). */
+    load(change: Change): void {
+      if (change.op === 'replace' || checkOne(change, NONE, change.op === 'append' ? new Map() : NO_LENGTHS, true)) applyOne(change)
+    },
+    apply(changes: ChangeSet, replaying = false): void {
+      const applies = check(changes, replaying)
+      changes.forEach((change, index) => applies[index] && applyOne(change))
+    },
+    replace,
+    toData: (): Data => ({
+      version: 1,
+      accounts: [...accounts.values()].map(accountToData),
+      keys: [...keys.values()].map((k) => ({ ...k, scopes: [...k.scopes], allowed_ips: [...k.allowed_ips] })),
+      control: structuredClone(control),
+      ...(logs.size > 0 ? { logs: Object.fromEntries([...logs].map(([key, entries]) => [key, [...entries]])) } : {}),
+    }),
+  }
+}
+
+export type State = ReturnType<typeof createState>
+
+const NONE: ReadonlySet<string> = new Set()
+/** Never written: only appends record lengths, and they get a map of their own. */
+const NO_LENGTHS = new Map<string, number>()
+
+function upsert<T extends object>(map: Map<string, T>, id: string, value: T | undefined): void {
+  const existing = map.get(id)
+  if (value === undefined) map.delete(id)
+  else if (existing && existing !== value) Object.assign(existing, value)
+  else map.set(id, value)
+}
+
+function putPayment(index: PaymentIndex, value: PaymentRecord): void {
+  const existing = index.get(value.id)
+  if (!existing) return index.add(value)
+  const previous = existing.status
+  if (existing !== value) Object.assign(existing, value)
+  index.statusChanged(existing, previous)
+}

@@ -1,0 +1,324 @@
+import { spawnSync } from 'node:child_process'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync, appendFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { put, remove, type Change } from '../../src/store/changes.js'
+import { BATCH_MS, type FlushTimer } from '../../src/store/journal-writer.js'
+import { createMemoryStore, openStore, StoreLoadError, type Store, type StoreOptions } from '../../src/store/store.js'
+import { ACCOUNT, paymentChanges, tenant, wallet } from '../helpers/store-records.js'
+
+let dir: string
+let file: string
+const open: Store[] = []
+const warnings: string[] = []
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'wallet-sandbox-store-'))
+  file = join(dir, 'ledger.json')
+  warnings.length = 0
+})
+afterEach(async () => {
+  for (const store of open.splice(0)) await store.close()
+  rmSync(dir, { recursive: true, force: true })
+})
+
+async function openFile(options: Partial<StoreOptions> = {}) {
+  const result = await openStore({ dataFile: file, warn: (message) => warnings.push(message), ...options })
+  open.push(result.store)
+  return result
+}
+
+async function closeAll() {
+  for (const store of open.splice(0)) await store.close()
+}
+
+/** A store with one account, one wallet and `n` payments from it. */
+async function seeded(n: number, options: Partial<StoreOptions> = {}) {
+  const { store } = await openFile(options)
+  store.apply([tenant(), put('wallet', ACCOUNT, 'wal_a', wallet('wal_a', 1_000_000n))])
+  for (let i = 1; i <= n; i++) store.apply(paymentChanges(store.accounts.get(ACCOUNT)!.wallets.get('wal_a')!, i))
+  return store
+}
+
+/** A deposit of `units` into wal_a, as the ledger's change set appends it at position `at`. */
+const postingChange = (at: number, units: bigint): Change => ({
+  op: 'append',
+  log: 'postings',
+  account: ACCOUNT,
+  at,
+  value: { cause: 'deposit', ref: 'sender', at: '2026-01-01T00:00:00.000Z', lines: [{ account: 'external:polygon:USDC', amount: String(-units) }, { account: 'wal_a:available', amount: String(units) }] },
+})
+
+const snapshotOf = (store: Store) => JSON.stringify(store.toData())
+const filesIn = () => readdirSync(dir).sort()
+const bytesOf = (names: string[]) => names.map((name) => readFileSync(join(dir, name)))
+
+describe('change sets', () => {
+  it('apply all of a change set or, when one change does not fit, none of it', () => {
+    const store = createMemoryStore()
+    store.apply([tenant(), put('wallet', ACCOUNT, 'wal_a', wallet('wal_a', 10n))])
+    const before = snapshotOf(store)
+    expect(() => store.apply([put('wallet', ACCOUNT, 'wal_a', wallet('wal_a', 0n)), put('wallet', 'acct_missing', 'wal_b', wallet('wal_b', 5n))])).toThrow(/no account 'acct_missing'/)
+    expect(snapshotOf(store)).toBe(before)
+    expect(() => store.apply([{ op: 'append', log: 'postings', account: ACCOUNT, at: 1, value: {} }])).toThrow(/cannot append at 1/)
+    expect(snapshotOf(store)).toBe(before)
+  })
+
+  it('update an existing record in place, so references to it see the change', () => {
+    const store = createMemoryStore()
+    store.apply([tenant(), put('wallet', ACCOUNT, 'wal_a', wallet('wal_a', 10n))])
+    const held = store.accounts.get(ACCOUNT)!.wallets.get('wal_a')!
+    store.apply([put('wallet', ACCOUNT, 'wal_a', { ...held, available: 3n })])
+    expect(held.available).toBe(3n)
+  })
+
+  it('append entries to a log, which snapshots and the data file keep', async () => {
+    const store = await seeded(0)
+    store.apply([{ op: 'append', log: 'notes', account: ACCOUNT, at: 0, value: { amount: '1' } }, { op: 'append', log: 'notes', account: ACCOUNT, at: 1, value: { amount: '-1' } }])
+    expect(store.toData().logs).toEqual({ [`${ACCOUNT}/notes`]: [{ amount: '1' }, { amount: '-1' }] })
+    const before = snapshotOf(store)
+    await closeAll()
+    expect(snapshotOf((await openFile()).store)).toBe(before)
+  })
+
+  it('append transactions to the account’s postings log, which the journal and the snapshot keep', async () => {
+    const store = await seeded(0)
+    store.apply([postingChange(0, 7n), put('wallet', ACCOUNT, 'wal_a', wallet('wal_a', 7n))])
+    await closeAll()
+    const reopened = (await openFile()).store
+    const postings = reopened.accounts.get(ACCOUNT)!.postings
+    expect(postings.size).toBe(1)
+    expect(postings.transaction(1)).toMatchObject({ cause: 'deposit', ref: 'sender', lines: [{ account: 'external:polygon:USDC', amount: -7n }, { account: 'wal_a:available', amount: 7n }] })
+    // From the snapshot now: a compaction writes the log out, the restart reads it back.
+    reopened.apply([postingChange(1, 3n), put('wallet', ACCOUNT, 'wal_a', wallet('wal_a', 10n))])
+    await reopened.compact()
+    await closeAll()
+    const compacted = (await openFile()).store.accounts.get(ACCOUNT)!
+    expect(compacted.postings.size).toBe(2)
+    expect(compacted.postings.transaction(2).lines[1]).toEqual({ account: 'wal_a:available', amount: 3n })
+    expect(compacted.wallets.get('wal_a')!.available).toBe(10n)
+  })
+
+  it('refuse a journaled posting that is not a transaction, naming where it is', async () => {
+    const store = await seeded(0)
+    await store.flush()
+    await closeAll()
+    const journal = filesIn().find((name) => name.includes('journal'))!
+    appendFileSync(join(dir, journal), `${JSON.stringify({ seq: 99, changes: [{ append: 'postings', account: ACCOUNT, at: 0, value: { cause: 'deposit' } }] })}\n{}\n`)
+    await expect(openFile()).rejects.toThrow(StoreLoadError)
+  })
+})
+
+describe('the data file', () => {
+  it('keeps every change across a restart, journaled as the change set (never the whole state)', async () => {
+    const store = await seeded(3)
+    store.apply([put('whitelist', ACCOUNT, 'wla_1', { id: 'wla_1', address: '0x52908400098527886E0F7030069857D2E4169EE7', network: 'polygon', label: null, created_at: 'x' })])
+    store.apply([remove('whitelist', ACCOUNT, 'wla_1')])
+    const before = snapshotOf(store)
+    await closeAll()
+    const journal = readFileSync(`${file}.journal.1`, 'utf8').trim().split('\n').map((line) => JSON.parse(line))
+    expect(journal).toHaveLength(6)
+    expect(journal[1].changes.map((c: { put?: string }) => c.put)).toEqual(['wallet', 'payment'])
+    expect(journal[5].changes).toEqual([{ delete: 'whitelist', account: ACCOUNT, id: 'wla_1' }])
+    const again = await openFile()
+    expect(again.loaded).toBe(true)
+    expect(snapshotOf(again.store)).toBe(before)
+  })
+
+  it('starts empty only from a missing or zero-byte file', async () => {
+    writeFileSync(file, '')
+    const { loaded, store } = await openFile()
+    expect(loaded).toBe(false)
+    expect(store.accounts.size).toBe(0)
+    expect(JSON.parse(readFileSync(file, 'utf8').split('\n')[0]!)).toMatchObject({ format: 'wallet-sandbox/snapshot', version: 2, journal: 1 })
+  })
+
+  it.each([['null'], ['[]'], ['42'], ['"x"']])('refuses a file holding valid JSON of the wrong kind (%s), leaving it untouched', async (content) => {
+    writeFileSync(file, content)
+    await expect(openFile()).rejects.toThrow(StoreLoadError)
+    await expect(openFile()).rejects.toThrow(/holds (null|an array|a number|a string) where a ledger object/)
+    expect(readFileSync(file, 'utf8')).toBe(content)
+    expect(filesIn()).toEqual(['ledger.json'])
+  })
+
+  it('drops a torn last journal line with a warning, and goes on from the line before', async () => {
+    const store = await seeded(2)
+    const before = snapshotOf(store)
+    await closeAll()
+    appendFileSync(`${file}.journal.1`, '{"seq":4,"changes":[{"put":"pay')
+    const again = await openFile()
+    expect(snapshotOf(again.store)).toBe(before)
+    expect(warnings.join('\n')).toMatch(new RegExp(`${file}\\.journal\\.1: dropped a torn last line \\(line 4, byte offset \\d+`))
+    // The next change starts on a line of its own.
+    again.store.apply(paymentChanges(again.store.accounts.get(ACCOUNT)!.wallets.get('wal_a')!, 3))
+    const after = snapshotOf(again.store)
+    await closeAll()
+    expect(snapshotOf((await openFile()).store)).toBe(after)
+  })
+
+  it('refuses damage in the middle of the journal, naming the file, the line and the byte offset, and changes no file', async () => {
+    await seeded(3)
+    await closeAll()
+    const journal = `${file}.journal.1`
+    const lines = readFileSync(journal, 'utf8').split('\n')
+    lines[1] = lines[1]!.replace('"put":"payment"', '"put":"paymnet"')
+    writeFileSync(journal, lines.join('\n'))
+    const names = filesIn()
+    const bytes = bytesOf(names)
+    const offset = Buffer.byteLength(`${lines[0]}\n`)
+    await expect(openFile()).rejects.toThrow(`Data file ${journal} is damaged at line 2 (byte offset ${offset})`)
+    expect(filesIn()).toEqual(names)
+    expect(bytesOf(names)).toEqual(bytes)
+  })
+
+  it('refuses a damaged snapshot line, naming the file and the line', async () => {
+    const store = await seeded(2)
+    await store.compact()
+    await closeAll()
+    const lines = readFileSync(file, 'utf8').split('\n')
+    lines[3] = lines[3]!.slice(0, 20)
+    writeFileSync(file, lines.join('\n'))
+    await expect(openFile()).rejects.toThrow(new RegExp(`Data file ${file} is damaged at line 4 \\(byte offset \\d+\\): not valid JSON`))
+  })
+
+  it('refuses a snapshot payment that does not fit its schema, naming the field', async () => {
+    const store = await seeded(2)
+    await store.compact()
+    await closeAll()
+    const lines = readFileSync(file, 'utf8').split('\n')
+    const index = lines.findIndex((line) => line.includes('"put":"payment"'))
+    lines[index] = lines[index]!.replace('"status":"pending"', '"status":"paid"')
+    writeFileSync(file, lines.join('\n'))
+    await expect(openFile()).rejects.toThrow(new RegExp(`Data file ${file} is damaged at line ${index + 1} \\(byte offset \\d+\\): status: Invalid option`))
+  })
+
+  it('refuses a snapshot cut short (no last line)', async () => {
+    const store = await seeded(2)
+    await store.compact()
+    await closeAll()
+    const text = readFileSync(file, 'utf8')
+    writeFileSync(file, text.slice(0, text.lastIndexOf('{"end"')))
+    await expect(openFile()).rejects.toThrow(/without the snapshot's last line/)
+  })
+
+  it('migrates a version 1 file (one JSON document), keeping the original beside it, with opening-balance postings', async () => {
+    const memory = createMemoryStore()
+    memory.apply([tenant(), put('wallet', ACCOUNT, 'wal_a', wallet('wal_a', 5n))])
+    // A file written before postings existed: balances only.
+    const document = memory.toData()
+    for (const account of document.accounts) delete account.postings
+    const original = JSON.stringify(document, null, 2)
+    writeFileSync(file, original)
+    const { store, loaded } = await openFile()
+    expect(loaded).toBe(true)
+    const postings = store.accounts.get(ACCOUNT)!.postings
+    expect(postings.size).toBe(1)
+    expect(postings.transaction(1)).toMatchObject({ cause: 'opening_balance', ref: 'wal_a', lines: [{ account: 'external:polygon:USDC', amount: -5n }, { account: 'wal_a:available', amount: 5n }] })
+    const migrated = snapshotOf(store)
+    expect(readFileSync(`${file}.v1-backup`, 'utf8')).toBe(original)
+    expect(warnings.join('\n')).toContain(`The original is kept at ${file}.v1-backup`)
+    await closeAll()
+    expect(JSON.parse(readFileSync(file, 'utf8').split('\n')[0]!)).toMatchObject({ version: 2 })
+    expect(snapshotOf((await openFile()).store)).toBe(migrated)
+  })
+})
+
+describe('the lock', () => {
+  it('refuses a second store on the same data file, naming the process that holds it', async () => {
+    await openFile()
+    await expect(openFile()).rejects.toThrow(`Data file ${file} is in use by process ${process.pid} (lock file ${file}.lock)`)
+  })
+
+  it('takes over a stale lock left by a process that is gone', async () => {
+    const gone = spawnSync(process.execPath, ['-e', '0']).pid
+    writeFileSync(`${file}.lock`, `${gone}\n`)
+    await openFile()
+    expect(readFileSync(`${file}.lock`, 'utf8')).toBe(`${process.pid}\n`)
+    await closeAll()
+    expect(existsSync(`${file}.lock`)).toBe(false)
+  })
+})
+
+describe('durability', () => {
+  it('strict: a change is written and fsynced before durable() resolves (one fsync for the changes of a turn)', async () => {
+    const syncs: Array<() => void> = []
+    const store = await seeded(0, { durability: 'strict', sync: (_fd, done) => syncs.push(() => done(null)) })
+    // The seeding's own commit first.
+    await new Promise((resolve) => setImmediate(resolve))
+    syncs.shift()!()
+    expect(store.durable()).toBeUndefined()
+    store.apply(paymentChanges(store.accounts.get(ACCOUNT)!.wallets.get('wal_a')!, 1))
+    store.apply(paymentChanges(store.accounts.get(ACCOUNT)!.wallets.get('wal_a')!, 2))
+    const durable = store.durable()
+    expect(durable).toBeInstanceOf(Promise)
+    let resolved = false
+    void durable!.then(() => (resolved = true))
+    await new Promise((resolve) => setImmediate(resolve))
+    expect(readFileSync(`${file}.journal.1`, 'utf8')).toContain('pay_000000000000000000000002')
+    expect(syncs).toHaveLength(1)
+    await Promise.resolve()
+    expect(resolved).toBe(false)
+    syncs.shift()!()
+    await durable
+    expect(store.durable()).toBeUndefined()
+  })
+
+  it('batched: changes reach the file when the batch timer fires, at most 100 ms after the change', async () => {
+    const timers: Array<{ run: () => void; ms: number }> = []
+    const timer: FlushTimer = { setTimeout: (run, ms) => timers.push({ run, ms }), clearTimeout: () => {} }
+    const store = await seeded(0, { timer })
+    timers.shift()!.run()
+    await store.flush()
+    const journal = `${file}.journal.1`
+    const size = statSync(journal).size
+    store.apply(paymentChanges(store.accounts.get(ACCOUNT)!.wallets.get('wal_a')!, 1))
+    expect(store.durable()).toBeUndefined()
+    expect(statSync(journal).size).toBe(size)
+    expect(timers).toHaveLength(1)
+    expect(timers[0]!.ms).toBe(BATCH_MS)
+    expect(BATCH_MS).toBeLessThanOrEqual(100)
+    timers.shift()!.run()
+    expect(readFileSync(journal, 'utf8')).toContain('pay_000000000000000000000001')
+  })
+})
+
+describe('compaction', () => {
+  it('writes a new snapshot while changes go on, never stalling the event loop long, and loses nothing', async () => {
+    const store = await seeded(10_000)
+    await store.flush()
+    // Measured in CPU time, not wall time: on a shared machine the process also waits for a core.
+    let longest = 0
+    let last = process.cpuUsage()
+    let seq = 10_000
+    let running = true
+    const compaction = store.compact().finally(() => (running = false))
+    while (running) {
+      await new Promise((resolve) => setImmediate(resolve))
+      const spent = process.cpuUsage(last)
+      longest = Math.max(longest, (spent.user + spent.system) / 1000)
+      last = process.cpuUsage()
+      store.apply(paymentChanges(store.accounts.get(ACCOUNT)!.wallets.get('wal_a')!, ++seq))
+    }
+    await compaction
+    expect(seq).toBeGreaterThan(10_001)
+    expect(longest).toBeLessThan(50)
+    expect(filesIn()).toEqual(['ledger.json', 'ledger.json.journal.2', 'ledger.json.lock'])
+    const before = snapshotOf(store)
+    await closeAll()
+    const again = await openFile()
+    expect(snapshotOf(again.store)).toBe(before)
+    expect(again.store.accounts.get(ACCOUNT)!.payments.size).toBe(seq)
+  })
+
+  it('a restore (replace) is journaled and followed by a compaction', async () => {
+    const store = await seeded(2)
+    const memory = createMemoryStore()
+    memory.apply([tenant('acct_other'), put('wallet', 'acct_other', 'wal_b', wallet('wal_b', 7n))])
+    store.apply([{ op: 'replace', value: memory.toData() }])
+    await store.compact()
+    expect(filesIn()).toEqual(['ledger.json', 'ledger.json.journal.2', 'ledger.json.lock'])
+    await closeAll()
+    expect(snapshotOf((await openFile()).store)).toBe(snapshotOf(memory))
+  })
+})
