@@ -1,7 +1,7 @@
 import * as z from 'zod'
 import { NETWORKS } from '../model/networks.js'
 import { CAUSES } from '../model/postings.js'
-import { PageQuery, TimestampSchema } from './common.js'
+import { CurrencySchema, PageQuery, TimestampSchema } from './common.js'
 
 /** `GET /_sandbox/accounts/{id}/postings`: the account's ledger transactions, each with its postings. */
 
@@ -15,7 +15,7 @@ export const PostingSchema = z
     wallet_id: z.string().nullable().meta({ description: 'The wallet of the account; null for external accounts.' }),
     bucket: z.enum(['available', 'locked', 'external']),
     amount: z.string().meta({ description: 'Signed decimal string: negative leaves the account, positive enters it. The postings of a transaction sum to zero.', example: '-10.00' }),
-    currency: z.string(),
+    currency: CurrencySchema,
     network: z.enum(NETWORKS),
   })
   .meta({ id: 'SandboxPosting' })

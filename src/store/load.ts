@@ -162,6 +162,12 @@ async function loadVersion1(path: string, state: State, log: LoadLog): Promise<v
 }
 
 function parseVersion1(path: string, raw: unknown): Data {
+  if (raw === null || typeof raw !== 'object' || Array.isArray(raw)) {
+    const kind = raw === null ? 'null' : Array.isArray(raw) ? 'an array' : `a ${typeof raw}`
+    throw new StoreLoadError(
+      `Data file ${path} holds ${kind} where a ledger object ({"version": 1, "accounts": [...], "keys": [...]}) or a snapshot is expected. The file was left untouched; fix it or pass another --data-file.`,
+    )
+  }
   const parsed = DataSchema.safeParse(raw)
   if (!parsed.success) {
     throw new StoreLoadError(

@@ -137,7 +137,7 @@ describe('the data file', () => {
   it.each([['null'], ['[]'], ['42'], ['"x"']])('refuses a file holding valid JSON of the wrong kind (%s), leaving it untouched', async (content) => {
     writeFileSync(file, content)
     await expect(openFile()).rejects.toThrow(StoreLoadError)
-    await expect(openFile()).rejects.toThrow(/does not match the ledger's schema/)
+    await expect(openFile()).rejects.toThrow(/holds .* where a ledger object/)
     expect(readFileSync(file, 'utf8')).toBe(content)
     expect(filesIn()).toEqual(['ledger.json'])
   })
