@@ -98,9 +98,9 @@ export function createPaymentService(deps: {
   }
 
   /**
-   * Status change plus its balance effects (`wallets`: copies with the new balances, `postings`: their
-   * transaction), the event and
-   * the wallet notifications. One change set: the payment and its wallets change together.
+   * Status change plus its balance effects (`wallets`: copies with the new balances; `postings`: the
+   * transaction that moved them), the event and the wallet notifications. One change set: the
+   * payment, its wallets and their postings change (and are journaled) together.
    */
   function transition(account: AccountState, payment: PaymentRecord, to: PaymentStatus, fields: Partial<PaymentRecord>, wallets: WalletRecord[] = [], postings: Change[] = []) {
     const id = account.account.id
