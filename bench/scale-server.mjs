@@ -1,3 +1,4 @@
+import { monitorEventLoopDelay } from 'node:perf_hooks'
 // Child process of bench/scale.bench.mjs: one sandbox (in memory, or on a data file), optionally
 // seeded with N payments through the store's bulk path (change sets of 1,000 payments, as the
 // ledger would journal them), then serving on port 0. Reports on stdout, one JSON line per step.
@@ -69,13 +70,19 @@ if (total > 0) {
   await store.flush()
 }
 let compactMs = 0
+let compactStallMs = 0
 if (values.compact) {
+  // The longest the event loop was held during the compaction: what a request would have waited.
+  const delay = monitorEventLoopDelay({ resolution: 1 })
+  delay.enable()
   const t = performance.now()
   await store.compact()
   compactMs = performance.now() - t
+  delay.disable()
+  compactStallMs = delay.max / 1e6
 }
 const { url } = await sandbox.listen()
-report({ url, openMs, seedMs, compactMs, payments: account.payments.size, rss: rss(), baseRss })
+report({ url, openMs, seedMs, compactMs, compactStallMs, payments: account.payments.size, rss: rss(), baseRss })
 process.on('SIGTERM', async () => {
   await sandbox.close()
   process.exit(0)
