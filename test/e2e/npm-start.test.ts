@@ -93,7 +93,9 @@ async function waitUntil(condition: () => boolean | Promise<boolean>, what: stri
   throw new Error(`timed out waiting until ${what}`)
 }
 
-describe.skipIf(process.platform === 'win32')('npm start', () => {
+// Not skipped on Windows: `exec` in the start script needs a POSIX shell, so there this test fails as
+// `npm start` does (docs/cli.md gives the command to use instead).
+describe('npm start', () => {
   it('builds on the first start and says so, stops the server when npm gets SIGTERM, and starts silently once built', async () => {
     const first = await npmStart()
     expect(first.stderr()).toMatch(/wallet-sandbox: building dist\/ \(dist\/ is missing\); this takes about 10 s/)
