@@ -11,6 +11,7 @@ const UNSET_MEANS: Partial<Record<ConfigKey, string>> = {
   controlToken: 'none',
   webhookUrl: 'none',
   webhookSecret: 'derived from the seed',
+  signingSecret: 'none',
   latency: 'none',
 }
 

@@ -32,6 +32,8 @@ const HELP: Record<ConfigKey, [string, string?]> = {
   controlToken: ['require Authorization: Bearer <token> on /_sandbox', '<token>'],
   webhookUrl: ['add a webhook endpoint with this URL to every account', '<url>'],
   webhookSecret: ['signing secret (whsec_…) for --webhook-url', '<secret>'],
+  signingSecret: ['every key must sign its /v1 requests (RFC 9421, hmac-sha256, keyid "sandbox") with this base64 secret', '<base64>'],
+  signatureMaxAge: ['how long a request signature stays valid after its created time: 300, 90s, 5m', '<duration>'],
   webhookRetries: ['delays between webhook attempts, e.g. 5s,30s,2m,10m,1h, or none', '<list>'],
   webhookTimeout: ['ms before a webhook attempt counts as failed', '<ms>'],
   priceInterval: ['ms between price ticks on the stream', '<ms>'],

@@ -1,4 +1,5 @@
 import * as z from 'zod'
+import { isStandardBase64 } from './key-material.js'
 import { SHIPPED_FIXTURES_DIR } from './fixtures.js'
 
 export const DEFAULT_FIXTURES_DIR = SHIPPED_FIXTURES_DIR
@@ -36,6 +37,16 @@ const retryScheduleInput = z.string().transform((value, ctx): number[] => {
   return delays
 })
 
+/** `300`, `300s`, `5m` or `1h`: a duration in whole seconds (a bare number is seconds). */
+const secondsInput = z.union([z.number(), z.string()]).transform((value, ctx): number => {
+  const match = /^\s*(\d+)(s|m|h)?\s*$/.exec(String(value))
+  if (!match || Number(match[1]) === 0) {
+    ctx.addIssue({ code: 'custom', message: `'${String(value).trim()}' is not a duration such as 300, 90s, 5m or 1h (at least one second)` })
+    return z.NEVER
+  }
+  return Number(match[1]) * { s: 1, m: 60, h: 3600 }[match[2] ?? 's']!
+})
+
 export const ConfigSchema = z.object({
   port: integer(0, 65535).default(4400),
   host: z.string().min(1).default('127.0.0.1'),
@@ -61,6 +72,10 @@ export const ConfigSchema = z.object({
   controlToken: z.string().min(1).optional(),
   webhookUrl: z.url({ protocol: /^https?$/ }).optional(),
   webhookSecret: z.string().regex(/^whsec_[A-Za-z0-9+/=]+$/, 'expected whsec_ followed by base64').optional(),
+  /** Standard base64 (with padding): every key without signing material of its own must sign with HMAC-SHA256 under this secret, keyid `sandbox`. */
+  signingSecret: z.string().refine(isStandardBase64, 'expected standard base64 with padding, such as the output of openssl rand -base64 32').optional(),
+  /** Seconds a request signature stays acceptable after its `created` time (real time). */
+  signatureMaxAge: secondsInput.default(300),
   webhookRetries: retryScheduleInput.default([5_000, 30_000, 120_000, 600_000, 3_600_000]),
   /** ms before a webhook attempt counts as failed. */
   webhookTimeout: integer(1).default(10_000),

@@ -24,6 +24,13 @@ export const ERRORS = {
   api_key_invalid: { type: 'authentication_error', status: 401 },
   live_key_in_sandbox: { type: 'authentication_error', status: 401 },
   control_token_invalid: { type: 'authentication_error', status: 401 },
+  // Request signing (CONTRACT.md section 17): checked after the key, before the rate limit.
+  signature_missing: { type: 'authentication_error', status: 401 },
+  signature_invalid: { type: 'authentication_error', status: 401 },
+  signature_expired: { type: 'authentication_error', status: 401 },
+  signature_future: { type: 'authentication_error', status: 401 },
+  signature_replayed: { type: 'authentication_error', status: 401 },
+  content_digest_mismatch: { type: 'invalid_request_error', status: 400 },
   insufficient_permissions: { type: 'permission_error', status: 403 },
   ip_not_allowed: { type: 'permission_error', status: 403 },
   rate_limit_exceeded: { type: 'rate_limit_error', status: 429 },
@@ -43,11 +50,14 @@ export interface ErrorBody {
   code: ErrorCode
   message: string
   param?: string
+  /** `signature_invalid` only: the signature base the sandbox computed, null when none could be built. */
+  signature_base?: string | null
 }
 
 export interface ApiErrorOptions {
   param?: string
-/** Extra response headers, such as `Allow` or `Retry-After`. */
+  signatureBase?: string | null
+  /** Extra response headers, such as `Allow` or `Retry-After`. */
   headers?: Record<string, string>
   cause?: unknown
 }
@@ -55,6 +65,7 @@ export interface ApiErrorOptions {
 export class ApiError extends Error {
   readonly code: ErrorCode
   readonly param: string | undefined
+  readonly signatureBase: string | null | undefined
   readonly headers: Record<string, string>
 
   constructor(code: ErrorCode, message: string, options: ApiErrorOptions = {}) {
@@ -62,6 +73,7 @@ export class ApiError extends Error {
     this.name = 'ApiError'
     this.code = code
     this.param = options.param
+    this.signatureBase = options.signatureBase
     this.headers = options.headers ?? {}
   }
 
@@ -72,6 +84,7 @@ export class ApiError extends Error {
   toBody(): ErrorBody {
     const body: ErrorBody = { type: ERRORS[this.code].type, code: this.code, message: this.message }
     if (this.param !== undefined) body.param = this.param
+    if (this.signatureBase !== undefined) body.signature_base = this.signatureBase
     return body
   }
 }

@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Express } from 'express'
-import { createClock, type Clock } from './clock.js'
+import { createClock, wallClockMs, type Clock } from './clock.js'
 import type { Config } from './config.js'
 import { accountControlRoutes } from './api/sandbox/accounts.js'
 import { createFaultRules } from './control/fault-rules.js'
@@ -21,6 +21,7 @@ import type { HttpServices } from './http/services.js'
 import type { AppDeps } from './http/context.js'
 import { createFaults } from './http/middleware/faults.js'
 import { createIdempotency } from './http/middleware/idempotency.js'
+import { createSignatureChecks } from './http/middleware/signature.js'
 import { createRateLimiter } from './http/middleware/rate-limit.js'
 import { createRequestJournal } from './control/request-journal.js'
 import type { AnyRoute } from './http/route.js'
@@ -74,6 +75,8 @@ export interface SandboxOptions {
   logger?: Logger
   /** Called once per answered request (the CLI passes `createRequestLog`); skipped with `quiet`. */
   requestLog?: HttpServices['onResponse']
+  /** Real time (ms since the epoch) for request signatures' `created`; tests move it without waiting. */
+  realTime?: () => number
   /** Stream tuning (heartbeat, slow-reader limits); tests shorten it. */
   stream?: Partial<StreamOptions>
 }
@@ -115,6 +118,7 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
   const faults = createFaults({ config, rules: faultRules })
   const http: HttpServices = {
     limiter: config.rateLimit > 0 ? createRateLimiter(config.rateLimit) : undefined,
+    signatures: createSignatureChecks({ signingSecret: config.signingSecret, maxAgeSeconds: config.signatureMaxAge, realTime: options.realTime ?? wallClockMs }),
     idempotency: createIdempotency({ store, clock }),
     requestIds: createRng(config.seed, 'requests'),
     checkControlToken(header) {

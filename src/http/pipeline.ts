@@ -2,7 +2,7 @@ import type { Request, RequestHandler, Response } from 'express'
 import * as z from 'zod'
 import { ApiError } from '../errors.js'
 import { assertIpAllowed, assertScope, bearerKey, resolveKey } from '../access/keys.js'
-import { readBody, type RawBody } from './middleware/body.js'
+import { interpretBody, readRawBody, type RawBody } from './middleware/body.js'
 import type { AppDeps, RequestContext } from './context.js'
 import type { IdempotencyRecord } from '../model/records.js'
 import type { HttpServices } from './services.js'
@@ -15,7 +15,7 @@ const NO_PARAMS = z.object({})
 
 /**
  * Turns a route object into an express handler that runs the checks in the contract's order:
- * authentication → rate limit → idempotency → injected faults → body and parameters → the handler.
+ * authentication → signature → rate limit → idempotency → injected faults → body and parameters → the handler.
  */
 export function createRouteHandler(route: AnyRoute, deps: AppDeps, http: HttpServices): RequestHandler {
   const { config } = deps
@@ -29,6 +29,8 @@ export function createRouteHandler(route: AnyRoute, deps: AppDeps, http: HttpSer
     // commit_then_drop: the request runs to the end, then the answer is thrown away with the connection.
     let dropAnswer = false
     const answer = (rendered: Rendered) => (dropAnswer ? http.faults!.cut(res, 'commit_then_drop') : send(res, rendered))
+    const bodyLimit = Math.max(route.bodyLimit ?? 0, config.bodyLimit)
+    let bytes: Buffer | undefined
     try {
       if (route.auth === 'control') http.checkControlToken(req.headers.authorization)
       else if (route.auth !== 'none') {
@@ -38,11 +40,17 @@ export function createRouteHandler(route: AnyRoute, deps: AppDeps, http: HttpSer
         res.locals.accountId = account.account.id
         assertIpAllowed(key, ctx.ip)
         assertScope(key, route.scope)
+        const signing = http.signatures?.requiredFor(key)
+        if (signing) {
+          // Content-Digest is checked against the bytes before the rate limit, so they are read first.
+          bytes = await readRawBody(req, bodyLimit)
+          http.signatures!.verify(req, bytes, key, signing)
+        }
         // Headers go out on every answer from here on, errors included.
         if (http.limiter) setHeaders(res, http.limiter.take(key.key))
       }
 
-      const body: RawBody = route.request?.body ? await readBody(req, { limit: Math.max(route.bodyLimit ?? 0, config.bodyLimit), lenient: config.lenient }) : { kind: 'empty' }
+      const body: RawBody = route.request?.body ? interpretBody(bytes ?? (await readRawBody(req, bodyLimit)), req.headers['content-type'], config.lenient) : { kind: 'empty' }
 
       const idempotencyKey = req.headers['idempotency-key']
       if (route.method === 'post' && route.auth !== 'control' && idempotencyKey !== undefined && ctx.account) {

@@ -4,10 +4,13 @@ import type { Rng } from '../rng.js'
 import type { Faults } from './middleware/faults.js'
 import type { Idempotency } from './middleware/idempotency.js'
 import type { RateLimiter } from './middleware/rate-limit.js'
+import type { SignatureChecks } from './middleware/signature.js'
 
 /** Request-scoped machinery the pipeline needs besides the ledger. */
 export interface HttpServices {
   limiter: RateLimiter | undefined
+  /** Request signing (`POST /_sandbox/keys` with `signing`, `--signing-secret`); checked before the rate limit. */
+  signatures?: SignatureChecks
   idempotency: Idempotency
   requestIds: Rng
   checkControlToken(header: string | undefined): void

@@ -23,7 +23,17 @@ export interface KeyRecord {
   scopes: Array<Scope | '*'>
   /** Exact addresses or CIDR blocks; empty allows any address. */
   allowed_ips: string[]
+  /** When set, every `/v1` request with this key must be signed with it (CONTRACT.md section 17). */
+  signing?: SigningKeyRecord
 }
+
+export const SIGNING_ALGORITHMS = ['hmac-sha256', 'ed25519'] as const
+export type SigningAlgorithm = (typeof SIGNING_ALGORITHMS)[number]
+
+/** What the sandbox keeps to verify signatures: the HMAC secret, or the Ed25519 public key (never its private key). */
+export type SigningKeyRecord =
+  | { alg: 'hmac-sha256'; key_id: string; /** Standard base64 of the key bytes. */ secret: string }
+  | { alg: 'ed25519'; key_id: string; /** SPKI PEM. */ public_key: string }
 
 export interface AccountRecord {
   id: string

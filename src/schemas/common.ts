@@ -83,6 +83,7 @@ export const ErrorBodySchema = z
       code: z.enum(Object.keys(ERRORS) as [ErrorCode, ...ErrorCode[]]),
       message: z.string(),
       param: z.string().optional(),
+      signature_base: z.string().nullable().optional().meta({ description: 'signature_invalid only: the RFC 9421 signature base the sandbox computed (null when none could be built), to compare with your own.' }),
     }),
     request_id: z.string(),
   })

@@ -21,6 +21,8 @@ function presentAccount(deps: AppDeps, accountId: string) {
   return { id: accountId, keys, whitelist_enforced: state.account.whitelist_enforced, created_at: state.account.created_at }
 }
 
+const hidden = (secret: string | undefined) => (secret === undefined ? null : '********')
+
 const presentClock = (deps: AppDeps) => ({ mode: deps.clock.mode, now: deps.clock.nowIso(), offset_ms: deps.clock.offsetMs() })
 
 export const controlRoutes = [
@@ -30,9 +32,9 @@ export const controlRoutes = [
     handler: () => ({ status: 'ok', version: VERSION, uptime_s: Math.floor((wallClockMs() - startedAt) / 1000) }),
   }),
   defineRoute({
-    method: 'get', path: '/_sandbox/config', operationId: 'sandboxConfig', summary: 'The running configuration (control token hidden)', tag, auth,
+    method: 'get', path: '/_sandbox/config', operationId: 'sandboxConfig', summary: 'The running configuration (control token and signing secret hidden)', tag, auth,
     status: 200, response: z.record(z.string(), z.unknown()),
-    handler: (_input, ctx) => ({ ...ctx.deps.config, controlToken: ctx.deps.config.controlToken === undefined ? null : '********' }),
+    handler: (_input, ctx) => ({ ...ctx.deps.config, controlToken: hidden(ctx.deps.config.controlToken), signingSecret: hidden(ctx.deps.config.signingSecret) }),
   }),
   defineRoute({
     method: 'post', path: '/_sandbox/reset', operationId: 'sandboxReset', summary: 'Back to the fixtures: everything, or one account by api_key', tag, auth,

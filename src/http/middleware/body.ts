@@ -9,17 +9,25 @@ export type RawBody =
   | { kind: 'invalid_json'; text: string; message: string }
 
 /**
- * Reads the request body as text, enforcing the size limit (413) and media type (415). Invalid
- * JSON is returned as such, not thrown: idempotency checks come before body validation
- * (CONTRACT.md section 13), and the error is raised there.
+ * The body's bytes as received, within the size limit (413). A signed request's `Content-Digest`
+ * is checked against these before the body is read as JSON.
  */
-export async function readBody(req: IncomingMessage, options: { limit: number; lenient: boolean }): Promise<RawBody> {
+export function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer> {
   const declared = Number(req.headers['content-length'] ?? NaN)
-  if (declared > options.limit) throw tooLarge(options.limit)
-  const text = await readText(req, options.limit)
+  if (declared > limit) return Promise.reject(tooLarge(limit))
+  return readBytes(req, limit)
+}
+
+/**
+ * Received bytes → the body as the route sees it, enforcing the media type (415). Invalid JSON is
+ * returned as such, not thrown: idempotency checks come before body validation (CONTRACT.md
+ * section 13), and the error is raised there.
+ */
+export function interpretBody(bytes: Buffer, contentType: string | undefined, lenient: boolean): RawBody {
+  const text = bytes.toString('utf8')
   if (text.length === 0) return { kind: 'empty' }
 
-  const type = (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase()
+  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase()
   if (type === 'application/json' || type.endsWith('+json')) {
     if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return { kind: 'invalid_json', text, message: TOO_DEEP }
     try {
@@ -29,7 +37,7 @@ export async function readBody(req: IncomingMessage, options: { limit: number; l
     }
   }
   if (type === 'application/x-www-form-urlencoded') {
-    if (!options.lenient) {
+    if (!lenient) {
       throw new ApiError('unsupported_media_type', 'Form-encoded bodies are accepted only when the sandbox runs with --lenient; send JSON with Content-Type: application/json.')
     }
     return { kind: 'form', text, value: formToObject(new URLSearchParams(text)) }
@@ -44,7 +52,7 @@ function tooLarge(limit: number): ApiError {
   return new ApiError('body_too_large', `The request body exceeds the limit of ${limit} bytes.`, { headers: { Connection: 'close' } })
 }
 
-function readText(req: IncomingMessage, limit: number): Promise<string> {
+function readBytes(req: IncomingMessage, limit: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = []
     let size = 0
@@ -58,7 +66,7 @@ function readText(req: IncomingMessage, limit: number): Promise<string> {
       }
       chunks.push(chunk)
     })
-    req.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')))
+    req.on('end', () => resolve(Buffer.concat(chunks)))
     req.on('error', reject)
   })
 }
