@@ -8,7 +8,8 @@ import { toBaseUnits } from '../money.js'
 import { createRng, forkRngState, restoreRng } from '../rng.js'
 import { PaymentIndex } from '../store/payment-index.js'
 import { PostingsLog } from '../store/postings-log.js'
-import type { KeyRecord, KeyType, Scope, WalletRecord, WebhookEndpointRecord } from '../model/records.js'
+import type { KeyRecord, KeyType, Scope, SigningAlgorithm, WalletRecord, WebhookEndpointRecord } from '../model/records.js'
+import { createSigningKey } from '../key-material.js'
 import type { AccountState } from '../store/account-state.js'
 import { put } from '../store/changes.js'
 import type { Store } from '../store/store.js'
@@ -19,8 +20,12 @@ export interface Accounts {
   ensureDefault(): AccountState
   /** Open auth: the account behind a well-formed `sk_test_` key, provisioned on first use. */
   forNewSecretKey(key: string): AccountState
-  /** Control API: a new key, on an existing account or on a freshly seeded one. */
-  createKey(options: { accountId?: string; type: KeyType; scopes: Array<Scope | '*'>; allowedIps: string[] }): KeyRecord
+  /**
+   * Control API: a new key, on an existing account or on a freshly seeded one; with `signing`, one
+   * that must sign its requests (a generated Ed25519 private key comes back once, as `private_key`,
+   * and is not stored).
+   */
+  createKey(options: { accountId?: string; type: KeyType; scopes: Array<Scope | '*'>; allowedIps: string[]; signing?: { alg: SigningAlgorithm; publicKey?: string } }): KeyRecord & { private_key?: string }
   /** Back to the fixtures: same id, same keys, freshly seeded wallets, nothing else. */
   reset(accountId: string): AccountState
   get(accountId: string): AccountState | undefined
@@ -121,7 +126,7 @@ export function createAccounts(deps: {
       store.apply([...(existing ? [] : [tenant(state)]), keyChange({ key, account_id: id, type: 'secret', scopes: ['*'], allowed_ips: [] })])
       return state
     },
-    createKey({ accountId, type, scopes, allowedIps }) {
+    createKey({ accountId, type, scopes, allowedIps, signing }) {
       const origin = `control-${++createdByControl}-${store.keys.size}`
       const keyRng = createRng(seed, 'key', origin)
       const created = accountId ? undefined : seedAccount(newId('acct', keyRng), origin)
@@ -133,8 +138,11 @@ export function createAccounts(deps: {
         scopes: type === 'secret' ? ['*'] : scopes,
         allowed_ips: allowedIps,
       }
+      // Drawn after the key, from the key's own generator: keys made before signing existed keep their values.
+      const material = signing && createSigningKey(signing.alg, keyRng, signing.publicKey)
+      if (material) key.signing = material.record
       store.apply([...(created ? [tenant(created)] : []), keyChange(key)])
-      return key
+      return material?.privateKey === undefined ? key : { ...key, private_key: material.privateKey }
     },
     reset(accountId) {
       const origin = accountId === defaults.id ? defaults.id : firstKeyOf(accountId) ?? accountId

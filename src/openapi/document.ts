@@ -271,6 +271,8 @@ function errorCodesByStatus(route: AnyRoute, context: ErrorContext): Map<number,
   }
   if (context.auth === 'control') codes.add('control_token_invalid')
   if (context.underV1 && context.auth === 'key') {
+    // Request signing (CONTRACT.md section 17), for keys that must sign.
+    for (const code of ['signature_missing', 'signature_invalid', 'signature_expired', 'signature_future', 'signature_replayed', 'content_digest_mismatch'] as const) codes.add(code)
     codes.add('rate_limit_exceeded')
     codes.add('service_unavailable')
   }

@@ -3,7 +3,8 @@ import { FAULT_KINDS } from './faults.js'
 import { isIpEntry } from './ip-entry.js'
 import { FAILURE_CODES } from '../model/failures.js'
 import { DataSchema, firstInconsistency } from './data-file.js'
-import { SCOPES } from '../model/records.js'
+import { SCOPES, SIGNING_ALGORITHMS } from '../model/records.js'
+import { parseEd25519PublicKey } from '../key-material.js'
 import { AmountSchema, CountSchema, NetworkSchema, PageQuery, TimestampSchema } from './common.js'
 import { FailureCodeSchema } from './payment.js'
 
@@ -15,9 +16,14 @@ export const ResetResultSchema = z.object({ reset: z.enum(['all', 'account']), a
 
 const KeyScopeSchema = z.union([z.enum(SCOPES), z.literal('*')])
 const KeySchema = z.object({ key: z.string(), type: z.enum(['secret', 'restricted']), scopes: z.array(KeyScopeSchema), allowed_ips: z.array(z.string()) })
+/** An account's key as listed: its signing key without the secret. */
+const ListedKeySchema = KeySchema.extend({
+  signing: z.object({ key_id: z.string(), alg: z.enum(SIGNING_ALGORITHMS), public_key: z.string().optional() }).optional()
+    .meta({ description: 'Present when requests with this key must be signed (secrets are shown only when the key is created).' }),
+})
 
 export const AccountSchema = z
-  .object({ id: z.string(), keys: z.array(KeySchema), whitelist_enforced: z.boolean(), created_at: TimestampSchema })
+  .object({ id: z.string(), keys: z.array(ListedKeySchema), whitelist_enforced: z.boolean(), created_at: TimestampSchema })
   .meta({ id: 'SandboxAccount' })
 
 export const ListAccountsQuery = z.strictObject({ api_key: z.string().optional() })
@@ -29,14 +35,39 @@ export const CreateKeySchema = z
     type: z.enum(['secret', 'restricted'], { error: 'type must be secret or restricted' }).default('secret'),
     scopes: z.array(z.union([z.enum(SCOPES), z.literal('*')], { error: `scopes must be among ${SCOPES.join(', ')} or *` })).min(1).optional(),
     allowed_ips: z.array(z.string().refine(isIpEntry, { error: 'allowed_ips entries must be IP addresses or CIDR blocks such as 10.0.0.0/8' })).default([]),
+    signing: z.enum(SIGNING_ALGORITHMS, { error: 'signing must be hmac-sha256 or ed25519' }).optional()
+      .meta({ description: 'Require every /v1 request with this key to be signed (RFC 9421) with a new key of this algorithm.' }),
+    public_key: z.string().min(1).optional()
+      .meta({ description: 'With signing ed25519: your own public key (SPKI PEM, or base64 of the raw 32 bytes) instead of a generated pair.' }),
   })
   .superRefine((body, ctx) => {
     if (body.type === 'restricted' && body.scopes === undefined) {
       ctx.addIssue({ code: 'invalid_type', expected: 'array', input: undefined, path: ['scopes'], message: 'scopes is required for a restricted key' })
     }
+    if (body.public_key === undefined) return
+    if (body.signing !== 'ed25519') {
+      ctx.addIssue({ code: 'custom', path: ['public_key'], message: 'public_key goes with signing "ed25519" (an HMAC key has a secret, which the sandbox generates)' })
+    } else if (parseEd25519PublicKey(body.public_key) === undefined) {
+      ctx.addIssue({ code: 'custom', path: ['public_key'], message: 'public_key must be an Ed25519 public key: SPKI PEM (-----BEGIN PUBLIC KEY-----) or the base64 of its raw 32 bytes' })
+    }
   })
 
-export const CreatedKeySchema = KeySchema.extend({ account_id: z.string() })
+const SigningKeyIdSchema = z.string().meta({ description: 'The keyid to put in Signature-Input.' })
+
+/** The answer's `signing`: secrets and a generated private key are shown here, once. */
+export const CreatedSigningSchema = z
+  .discriminatedUnion('alg', [
+    z.object({ key_id: SigningKeyIdSchema, alg: z.literal('hmac-sha256'), secret: z.string().meta({ description: 'Base64 of the 32 key bytes (decode it to get the HMAC key).' }) }),
+    z.object({
+      key_id: SigningKeyIdSchema,
+      alg: z.literal('ed25519'),
+      public_key: z.string().meta({ description: 'SPKI PEM.' }),
+      private_key: z.string().optional().meta({ description: 'PKCS#8 PEM, only when the sandbox generated the pair; it is not kept, so store it now.' }),
+    }),
+  ])
+  .meta({ id: 'SandboxSigningKey' })
+
+export const CreatedKeySchema = KeySchema.extend({ account_id: z.string(), signing: CreatedSigningSchema.optional() })
 
 export const DepositSchema = z.strictObject({ amount: AmountSchema, from_address: z.string().min(1).optional() })
 

@@ -2,6 +2,7 @@ import * as z from 'zod'
 import { resolveAccount, walletAccount } from '../model/ledger-accounts.js'
 import { ASSETS, NETWORKS, type Network } from '../model/networks.js'
 import { CAUSES } from '../model/postings.js'
+import { isStandardBase64, parseEd25519PublicKey } from '../key-material.js'
 import { SCOPES, type KeyRecord, type PaymentRecord, type PayoutRecord, type WalletRecord } from '../model/records.js'
 import { formatAmount } from '../money.js'
 import { FaultSchema } from './faults.js'
@@ -40,6 +41,10 @@ export const KeyDataSchema = z.object({
   type: z.enum(['secret', 'restricted']),
   scopes: z.array(z.union([z.enum(SCOPES), z.literal('*')])),
   allowed_ips: z.array(z.string()),
+  signing: z.discriminatedUnion('alg', [
+    z.object({ alg: z.literal('hmac-sha256'), key_id: z.string().min(1), secret: z.string().refine(isStandardBase64, 'expected standard base64') }),
+    z.object({ alg: z.literal('ed25519'), key_id: z.string().min(1), public_key: z.string().refine((pem) => parseEd25519PublicKey(pem) !== undefined, 'expected an Ed25519 public key in SPKI PEM') }),
+  ]).optional(),
 }) satisfies z.ZodType<KeyRecord>
 
 export const WalletDataSchema = z.object({

@@ -9,6 +9,7 @@ import {
 import type { AppDeps } from '../../http/context.js'
 import { AccountIdParams } from '../../schemas/path-params.js'
 import { VERSION } from '../../version.js'
+import type { SigningKeyRecord } from '../../model/records.js'
 import { paymentControlRoutes } from './payments.js'
 
 const tag = 'Sandbox control'
@@ -17,9 +18,14 @@ const auth = 'control' as const
 
 function presentAccount(deps: AppDeps, accountId: string) {
   const state = deps.store.accounts.get(accountId)!
-  const keys = [...deps.store.keys.values()].filter((k) => k.account_id === accountId).map(({ key, type, scopes, allowed_ips }) => ({ key, type, scopes: [...scopes], allowed_ips: [...allowed_ips] }))
+  const keys = [...deps.store.keys.values()].filter((k) => k.account_id === accountId).map(({ key, type, scopes, allowed_ips, signing }) => ({
+    key, type, scopes: [...scopes], allowed_ips: [...allowed_ips], ...(signing ? { signing: listedSigning(signing) } : {}),
+  }))
   return { id: accountId, keys, whitelist_enforced: state.account.whitelist_enforced, created_at: state.account.created_at }
 }
+
+/** A key's signing as accounts list it: never the HMAC secret. */
+const listedSigning = (signing: SigningKeyRecord) => (signing.alg === 'ed25519' ? { ...signing } : { key_id: signing.key_id, alg: signing.alg })
 
 const hidden = (secret: string | undefined) => (secret === undefined ? null : '********')
 
@@ -77,15 +83,17 @@ export const controlRoutes = [
     },
   }),
   defineRoute({
-    method: 'post', path: '/_sandbox/keys', operationId: 'sandboxCreateKey', summary: 'Create a secret or restricted key (on a new seeded account without account_id)', tag, auth,
+    method: 'post', path: '/_sandbox/keys', operationId: 'sandboxCreateKey', summary: 'Create a secret or restricted key (on a new seeded account without account_id), optionally one that must sign its requests', tag, auth,
     request: { body: CreateKeySchema },
     status: 201, response: CreatedKeySchema, errors: ['resource_missing'],
     handler: ({ body }, ctx) => {
       if (body.account_id !== undefined && !ctx.deps.store.accounts.has(body.account_id)) {
         throw new ApiError('resource_missing', `No such account: '${echoId(body.account_id)}'.`, { param: 'account_id' })
       }
-      const key = ctx.deps.accounts.createKey({ accountId: body.account_id, type: body.type, scopes: body.scopes ?? ['*'], allowedIps: body.allowed_ips })
-      return { key: key.key, account_id: key.account_id, type: key.type, scopes: [...key.scopes], allowed_ips: [...key.allowed_ips] }
+      const signing = body.signing && { alg: body.signing, publicKey: body.public_key }
+      const key = ctx.deps.accounts.createKey({ accountId: body.account_id, type: body.type, scopes: body.scopes ?? ['*'], allowedIps: body.allowed_ips, signing })
+      const answer = { key: key.key, account_id: key.account_id, type: key.type, scopes: [...key.scopes], allowed_ips: [...key.allowed_ips] }
+      return key.signing ? { ...answer, signing: { ...key.signing, ...(key.private_key === undefined ? {} : { private_key: key.private_key }) } } : answer
     },
   }),
   defineRoute({
