@@ -1,10 +1,11 @@
 import { execFile } from 'node:child_process'
+import { request } from 'node:http'
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import ts from 'typescript'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { openStore } from '../../src/store/store.js'
 import { DEFAULT_KEY, institutionalWallet, startTestSandbox, type TestSandbox } from '../helpers/start-test-sandbox.js'
 import { missingAnswers, runShell, shellBlocks, shownAnswers } from '../helpers/shell-examples.js'
@@ -122,4 +123,65 @@ describe('docs/openapi.md', () => {
     expect(listed).toHaveLength(5)
     expect(paid).toMatchObject({ object: 'payment', status: 'pending', amount: '12.50', source: 'wal_RJ404a9s9n2lY76hzhRKhSUF', destination: created.id })
   }, 60_000)
+})
+
+describe('docs/signing.md', () => {
+  const text = page('signing.md')
+  /** The worked example's `created`: the sandbox's real time is set to it, so the printed signature is fresh. */
+  const CREATED = 1767225600
+  let sb: TestSandbox | undefined
+  afterEach(async () => {
+    await sb?.close()
+    sb = undefined
+  })
+
+  /** Sends a request to the sandbox with exactly these headers (`Host` as printed, 127.0.0.1:4400). */
+  function sendRaw(headers: Record<string, string>, body: string): Promise<{ status: number; body: any }> {
+    return new Promise((resolve, reject) => {
+      const port = Number(new URL(sb!.url).port)
+      const req = request({ host: '127.0.0.1', port, method: 'POST', path: '/v1/wallets', headers }, (res) => {
+        let text = ''
+        res.on('data', (chunk) => (text += chunk))
+        res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }))
+      })
+      req.on('error', reject)
+      req.end(body)
+    })
+  }
+
+  it('creates the key the page shows; its worked request is accepted and its base is the one the sandbox computes', async () => {
+    sb = await startTestSandbox({ seed: DEFAULT_SEED }, { realTime: () => CREATED * 1000 })
+    const [createKey] = shellBlocks(text)
+    const output = await runShell(createKey!, sb.url, ROOT)
+    expect(shownAnswers(createKey!)).toHaveLength(1)
+    expect(missingAnswers(output, shownAnswers(createKey!))).toEqual([])
+
+    const body = /byte for byte:\n\n```\n(.*)\n```/.exec(text)![1]!
+    const base = /^```text\n([\s\S]*?)\n```$/m.exec(text)![1]!
+    const lines = /^```\nPOST \/v1\/wallets HTTP\/1\.1\n([\s\S]*?)\n```$/m.exec(text)![1]!.split('\n')
+    const headers = Object.fromEntries(lines.map((line) => [line.slice(0, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]))
+    expect(headers.Host).toBe('127.0.0.1:4400')
+
+    const refused = await sendRaw({ ...headers, Signature: 'sig1=:AAAA:' }, body)
+    expect(refused.body.error.code).toBe('signature_invalid')
+    expect(refused.body.error.signature_base).toBe(base)
+    const accepted = await sendRaw(headers, body)
+    expect(accepted.status).toBe(201)
+    expect(accepted.body.data).toMatchObject({ object: 'wallet', name: 'Signed wallet', currency: 'USDC', network: 'polygon' })
+  })
+
+  it('runs the Node example as printed: it signs a request the sandbox accepts', async () => {
+    sb = await startTestSandbox({ seed: DEFAULT_SEED })
+    const created = (await sb.api.post('/_sandbox/keys').send({ signing: 'hmac-sha256' }).expect(201)).body.data
+    const code = /^```js\n([\s\S]*?)^```$/m.exec(text)![1]!
+    const dir = mkdtempSync(join(tmpdir(), 'wallet-sandbox-signing-'))
+    try {
+      writeFileSync(join(dir, 'sign-request.mjs'), code)
+      const env = { ...process.env, SANDBOX_URL: sb.url, API_KEY: created.key, KEY_ID: created.signing.key_id, SIGNING_SECRET: created.signing.secret }
+      const { stdout } = await run(process.execPath, [join(dir, 'sign-request.mjs')], { env })
+      expect(stdout).toMatch(/^201 \{"data":\{"id":"wal_/)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
 })

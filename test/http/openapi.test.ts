@@ -145,7 +145,7 @@ describe('the document describes every route object', () => {
   it('keeps answers that only depend on the kind of route once, under components/responses', () => {
     expect(doc.paths['/v1/wallets']!.get!.responses['401']).toEqual({ $ref: '#/components/responses/Unauthorized' })
     expect(doc.paths['/v1/payments/{id}']!.get!.responses['429']).toEqual({ $ref: '#/components/responses/TooManyRequests' })
-    expect(response(doc.paths['/v1/payments/{id}']!.get!, '401')['x-error-codes']).toEqual(['api_key_missing', 'api_key_invalid', 'live_key_in_sandbox'])
+    expect(response(doc.paths['/v1/payments/{id}']!.get!, '401')['x-error-codes']).toEqual(['api_key_missing', 'api_key_invalid', 'live_key_in_sandbox', 'signature_missing', 'signature_invalid', 'signature_expired', 'signature_future', 'signature_replayed'])
     // A status a route adds codes to stays with the route.
     expect(doc.paths['/v1/payments']!.post!.responses['422']).not.toHaveProperty('$ref')
   })

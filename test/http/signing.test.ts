@@ -152,7 +152,7 @@ describe('requests signed by an independent RFC 9421 implementation', () => {
     expect(res.status).toBe(401)
     expect(body.error.code).toBe('signature_invalid')
     expect(body.error.message).toContain('does not verify')
-    const signatureParams = (signed.headers['Signature-Input'] as string).replace(/^sig=/, '')
+    const signatureParams = ((signed.headers as Record<string, string>)['Signature-Input']!).replace(/^sig=/, '')
     const expected = httpbis.formatSignatureBase(httpbis.createSignatureBase({ fields }, request)) + `\n"@signature-params": ${signatureParams}`
     expect(body.error.signature_base).toBe(expected)
   })

@@ -93,7 +93,9 @@ export const controlRoutes = [
       const signing = body.signing && { alg: body.signing, publicKey: body.public_key }
       const key = ctx.deps.accounts.createKey({ accountId: body.account_id, type: body.type, scopes: body.scopes ?? ['*'], allowedIps: body.allowed_ips, signing })
       const answer = { key: key.key, account_id: key.account_id, type: key.type, scopes: [...key.scopes], allowed_ips: [...key.allowed_ips] }
-      return key.signing ? { ...answer, signing: { ...key.signing, ...(key.private_key === undefined ? {} : { private_key: key.private_key }) } } : answer
+      if (!key.signing) return answer
+      const { key_id, alg, ...material } = key.signing
+      return { ...answer, signing: { key_id, alg, ...material, ...(key.private_key === undefined ? {} : { private_key: key.private_key }) } }
     },
   }),
   defineRoute({
