@@ -130,6 +130,8 @@ function printBanner(sandbox: Sandbox, url: string): void {
     ...(config.lenient ? ['lenient'] : []),
     ...(config.dataFile ? [`data-file=${config.dataFile}`, `durability=${config.durability}`] : []),
     ...(config.controlToken ? ['control-token=required'] : []),
+    // Every key must sign (--signing-secret): a client that does not would otherwise only learn it from a 401.
+    ...(config.signingSecret ? ['signatures=required'] : []),
     ...(config.latency ? [`latency=${[...new Set(config.latency)].join('-')}ms`] : []),
     ...(config.errorRate ? [`error-rate=${config.errorRate}`] : []),
   ].join(' ')

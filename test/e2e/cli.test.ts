@@ -130,9 +130,13 @@ describe('start-up', () => {
   })
 
   it('reads WALLET_SANDBOX_* variables, and a flag wins over its variable', async () => {
-    const proc = await start(['--log-format', 'pretty', '--envelope', 'bare'], { WALLET_SANDBOX_AUTH: 'strict', WALLET_SANDBOX_ENVELOPE: 'wrapped', WALLET_SANDBOX_LENIENT: '1' })
+    const secret = Buffer.alloc(32, 9).toString('base64')
+    const proc = await start(['--log-format', 'pretty', '--envelope', 'bare'], { WALLET_SANDBOX_AUTH: 'strict', WALLET_SANDBOX_ENVELOPE: 'wrapped', WALLET_SANDBOX_LENIENT: '1', WALLET_SANDBOX_SIGNING_SECRET: secret })
     expect(proc.stdout()).toMatch(/auth=strict envelope=bare/)
     expect(proc.stdout()).toMatch(/\blenient\b/)
+    expect(proc.stdout()).toMatch(/\bsignatures=required\b/)
+    expect(proc.stdout()).not.toContain(secret)
+    expect((await api(proc.url, 'GET', '/v1/wallets')).status).toBe(401)
     expect(await stop(proc)).toBe('exit 0')
   })
 
@@ -141,6 +145,8 @@ describe('start-up', () => {
     [['--auth', 'maybe'], {}, '--auth', 'WALLET_SANDBOX_AUTH'],
     [[], { WALLET_SANDBOX_RATE_LIMIT: 'lots' }, '--rate-limit', 'WALLET_SANDBOX_RATE_LIMIT'],
     [[], { WALLET_SANDBOX_LENIENT: 'yes' }, '--lenient', 'WALLET_SANDBOX_LENIENT'],
+    [[], { WALLET_SANDBOX_SIGNING_SECRET: 'not base64!' }, '--signing-secret', 'WALLET_SANDBOX_SIGNING_SECRET'],
+    [['--signature-max-age', '5 minutes'], {}, '--signature-max-age', 'WALLET_SANDBOX_SIGNATURE_MAX_AGE'],
   ])('invalid configuration %j %j exits 1 with a clear message', async (args, env, flag, variable) => {
     const { code, stderr } = await runToExit(args as string[], env as Record<string, string>)
     expect(code).toBe(1)
