@@ -1,7 +1,5 @@
 import { execFile, execFileSync } from 'node:child_process'
-import { readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
-import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
@@ -50,10 +48,5 @@ describe('bin/health-check.js', () => {
     const port = String((server.address() as { port: number }).port)
     await new Promise((resolve) => server.close(resolve))
     expect(await healthCheck({ WALLET_SANDBOX_PORT: port })).toEqual({ code: 1, stdout: '', stderr: `no answer from http://127.0.0.1:${port}/_sandbox/health (ECONNREFUSED)\n` })
-  })
-
-  it('is the image health check', () => {
-    const dockerfile = readFileSync(join(ROOT, 'Dockerfile'), 'utf8')
-    expect(dockerfile).toMatch(/^HEALTHCHECK [^\n]*\\\n\s+CMD \["node", "bin\/health-check\.js"\]$/m)
   })
 })
