@@ -33,7 +33,9 @@ EXPOSE 4400
 # No curl in the image: bin/health-check.js asks the health endpoint (which needs no control token)
 # with node's own fetch, on the address WALLET_SANDBOX_HOST and WALLET_SANDBOX_PORT give (so change
 # the port with that variable, not with --port). A CI service's --health-cmd runs the same command.
-HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
+# The timeout leaves room for a busy runner: starting node in the container alone took 2 to 3 s on a
+# loaded 2-core machine, so 3 s failed the check of a sandbox that answered at once.
+HEALTHCHECK --interval=10s --timeout=10s --start-period=5s --retries=3 \
   CMD ["node", "bin/health-check.js"]
 # node runs as PID 1: the CLI handles SIGTERM and SIGINT itself (close, flush, exit 0), and the
 # sandbox starts no child processes, so no init process is needed (`docker run --init` works too).

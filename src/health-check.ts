@@ -33,7 +33,7 @@ export interface HealthCheckResult {
 export async function checkHealth(env: NodeJS.ProcessEnv, options: { timeoutMs?: number; fetch?: typeof fetch } = {}): Promise<HealthCheckResult> {
   const url = healthCheckUrl(env)
   try {
-    const res = await (options.fetch ?? fetch)(url, { signal: AbortSignal.timeout(options.timeoutMs ?? 2500) })
+    const res = await (options.fetch ?? fetch)(url, { signal: AbortSignal.timeout(options.timeoutMs ?? 5000) })
     const body = (await res.json().catch(() => undefined)) as { data?: { status?: unknown; version?: unknown } } | undefined
     if (res.status === 200 && body?.data?.status === 'ok') return { healthy: true, message: `wallet-sandbox ${String(body.data.version)} is healthy at ${url}` }
     return { healthy: false, message: `${url} answered ${res.status}${body?.data?.status ? ` with status ${String(body.data.status)}` : ''}` }
