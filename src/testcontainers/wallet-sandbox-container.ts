@@ -45,6 +45,15 @@ export class WalletSandboxContainer extends GenericContainer {
     return this.withEnvironment(environment)
   }
 
+  /** Testcontainers' own, except that a variable set again replaces its value rather than being listed twice. */
+  override withEnvironment(environment: Record<string, string>): this {
+    super.withEnvironment(environment)
+    // GenericContainer appends to the container's Env list, and with a name listed twice which value
+    // a process sees is the C library's choice.
+    this.createOpts.Env = Object.entries(this.environment).map(([name, value]) => `${name}=${value}`)
+    return this
+  }
+
   override async start(): Promise<StartedWalletSandboxContainer> {
     const started = await super.start()
     try {

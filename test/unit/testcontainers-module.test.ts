@@ -13,6 +13,7 @@ import { DEFAULT_IMAGE, SANDBOX_PORT, sandboxEnvironment, StartedWalletSandboxCo
 interface ContainerInternals {
   imageName: { string: string }
   environment: Record<string, string>
+  createOpts: { Env?: string[] }
   exposedPorts: unknown[]
   waitStrategy: { path: string; port: number; predicates: unknown[] }
   startupTimeoutMs?: number
@@ -85,6 +86,11 @@ describe('WalletSandboxContainer', () => {
       WALLET_SANDBOX_SETTLE: 'instant', WALLET_SANDBOX_SEED: 'ci', WALLET_SANDBOX_CONTROL_TOKEN: 'ci-token',
       WALLET_SANDBOX_CLOCK: 'manual', WALLET_SANDBOX_WEBHOOK_RETRIES: 'none', TZ: 'UTC',
     })
+  })
+
+  it('creates the container with each variable once, at its last value', () => {
+    const container = new WalletSandboxContainer().withSeed('first').withSettle('manual').withSeed('second').withEnvironment({ WALLET_SANDBOX_SETTLE: 'instant' })
+    expect(internals(container).createOpts.Env).toEqual(['WALLET_SANDBOX_SEED=second', 'WALLET_SANDBOX_SETTLE=instant'])
   })
 
   it('refuses a bad setting when it is given, not when the container starts', () => {
