@@ -30,9 +30,13 @@ COPY dashboard ./dashboard
 RUN mkdir -p /data && chown node:node /data
 USER node
 EXPOSE 4400
-# No curl in the image: node's own fetch asks the health endpoint (which needs no control token).
-HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
-  CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.WALLET_SANDBOX_PORT||4400)+'/_sandbox/health').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
+# No curl in the image: bin/health-check.js asks the health endpoint (which needs no control token)
+# with node's own fetch, on the address WALLET_SANDBOX_HOST and WALLET_SANDBOX_PORT give (so change
+# the port with that variable, not with --port). A CI service's --health-cmd runs the same command.
+# The timeout leaves room for a busy runner: starting node in the container alone took 2 to 3 s on a
+# loaded 2-core machine, so 3 s failed the check of a sandbox that answered at once.
+HEALTHCHECK --interval=10s --timeout=10s --start-period=5s --retries=3 \
+  CMD ["node", "bin/health-check.js"]
 # node runs as PID 1: the CLI handles SIGTERM and SIGINT itself (close, flush, exit 0), and the
 # sandbox starts no child processes, so no init process is needed (`docker run --init` works too).
 STOPSIGNAL SIGTERM

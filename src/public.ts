@@ -1,26 +1,18 @@
-import { ConfigError, ConfigSchema, loadConfig, type Config, type ConfigKey, type SettingNames } from './config.js'
+import { ConfigError, loadConfig, type SettingNames } from './config.js'
 import { createControlClient, type ControlClient } from './client/control-client.js'
 import { createRequestLog } from './http/middleware/request-log.js'
 import { describeListenError } from './listen-error.js'
 import { createLogger } from './logger.js'
 import { createSandbox } from './sandbox.js'
+import { toFlags, type SandboxOptions } from './sandbox-options.js'
 
 /**
  * The library entry point: `import { startSandbox } from 'wallet-sandbox'` starts a sandbox inside
  * the calling process, for test suites (a vitest globalSetup, a jest globalSetup, a mocha root hook).
  */
 
-type FlexibleKeys = 'latency' | 'webhookRetries' | 'clockStart'
-
 /** The CLI's settings, camelCase, with the values they parse to. `WALLET_SANDBOX_*` variables are not read. */
-export type StartSandboxOptions = Partial<Omit<Config, FlexibleKeys>> & {
-  /** Added latency on every /v1 request: `50`, `[20, 80]` or `'20-80'` (ms). */
-  latency?: number | readonly [number, number] | string
-  /** Delays between webhook attempts: `[5000, 30000]` (ms) or `'5s,30s,2m'`; `[]` or `'none'` for one attempt only. */
-  webhookRetries?: readonly number[] | string
-  /** Where a manual clock starts: an ISO 8601 string or a Date. */
-  clockStart?: string | Date
-}
+export type StartSandboxOptions = SandboxOptions
 
 export interface RunningSandbox {
   /** The REST base URL with `/v1`, what an SDK takes as its base URL: `http://127.0.0.1:53121/v1`. */
@@ -45,7 +37,7 @@ const OPTION_NAMES: SettingNames = { title: 'Invalid startSandbox() options', na
  * `quiet: false` it writes the request log to stdout). Other defaults are the CLI's.
  */
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<RunningSandbox> {
-  const config = loadConfig({ flags: toFlags({ port: 0, quiet: true, ...options }) }, OPTION_NAMES)
+  const config = loadConfig({ flags: toFlags({ port: 0, quiet: true, ...options }, 'startSandbox') }, OPTION_NAMES)
   const logger = createLogger({ quiet: config.quiet, json: config.logFormat === 'json' })
   const sandbox = await createSandbox(config, { logger, requestLog: createRequestLog({ format: config.logFormat }) })
   let address
@@ -68,20 +60,6 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     control: createControlClient({ baseUrl, controlToken: config.controlToken }),
     close: () => (closing ??= sandbox.close()),
   }
-}
-
-/** Turns the library's friendlier value forms into the strings the config schema parses. */
-function toFlags(options: StartSandboxOptions): Partial<Record<ConfigKey, unknown>> {
-  const unknown = Object.keys(options).filter((key) => !(key in ConfigSchema.shape))
-  if (unknown.length > 0) throw new ConfigError(`Unknown startSandbox option${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. The options are: ${Object.keys(ConfigSchema.shape).join(', ')}.`)
-  const { latency, webhookRetries, clockStart, ...rest } = options
-  const flags: Partial<Record<ConfigKey, unknown>> = { ...rest }
-  if (latency !== undefined) flags.latency = typeof latency === 'string' ? latency : typeof latency === 'number' ? String(latency) : latency.join('-')
-  if (webhookRetries !== undefined) {
-    flags.webhookRetries = typeof webhookRetries === 'string' ? webhookRetries : webhookRetries.length === 0 ? 'none' : webhookRetries.map((ms) => `${ms}ms`).join(',')
-  }
-  if (clockStart !== undefined) flags.clockStart = clockStart instanceof Date ? clockStart.toISOString() : clockStart
-  return flags
 }
 
 export { createControlClient, SandboxControlError } from './client/control-client.js'

@@ -91,6 +91,9 @@ describe('the packed package', () => {
     expect(tarballFiles).toEqual(expect.arrayContaining([
       'package.json', 'README.md', 'bin/wallet-sandbox.js', 'dist/cli.js', 'dist/public.js', 'dist/public.d.ts', 'fixtures/accounts.json',
       'dashboard/index.html', 'dashboard/app.js', 'dashboard/style.css', 'docs/README.md', 'docs/library.md',
+      // The container's health check, the Testcontainers entry (wallet-sandbox/testcontainers) and the CI example.
+      'bin/health-check.js', 'dist/health-check.js', 'dist/testcontainers/index.js', 'dist/testcontainers/index.d.ts', 'docs/testcontainers.md',
+      'examples/github-actions/wallet-sandbox.yml',
     ]))
     expect(tarballFiles.filter((name) => /^(src|test|bench|scripts)\/|\.map$|^tsconfig/.test(name))).toEqual([])
     const readme = readFileSync(join(ROOT, 'README.md'), 'utf8').replace(/^```[^\n]*\n[\s\S]*?^```$/gm, '')

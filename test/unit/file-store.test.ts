@@ -238,6 +238,14 @@ describe('the lock', () => {
     await closeAll()
     expect(existsSync(`${file}.lock`)).toBe(false)
   })
+
+  it('takes over a lock with its own pid that it does not hold: a process before it had that pid (PID 1 of a restarted container)', async () => {
+    writeFileSync(`${file}.lock`, `${process.pid}\n`)
+    await openFile()
+    await expect(openFile()).rejects.toThrow(`Data file ${file} is in use by process ${process.pid}`)
+    await closeAll()
+    expect(existsSync(`${file}.lock`)).toBe(false)
+  })
 })
 
 describe('durability', () => {

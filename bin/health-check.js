@@ -1,0 +1,8 @@
+#!/usr/bin/env node
+// The container's health check: exit 0 when the sandbox of this environment answers
+// GET /_sandbox/health (WALLET_SANDBOX_HOST and WALLET_SANDBOX_PORT say where), 1 otherwise.
+import { checkHealth } from '../dist/health-check.js'
+
+const { healthy, message } = await checkHealth(process.env)
+;(healthy ? process.stdout : process.stderr).write(`${message}\n`)
+process.exit(healthy ? 0 : 1)

@@ -1,0 +1,34 @@
+import { ConfigError, ConfigSchema, type Config, type ConfigKey } from './config.js'
+
+type FlexibleKeys = 'latency' | 'webhookRetries' | 'clockStart'
+
+/**
+ * The settings in the library's form: the CLI's settings, camelCase, with the values they parse to,
+ * and friendlier forms for the few that take lists or times. `startSandbox()` and the Testcontainers
+ * module take them alike.
+ */
+export type SandboxOptions = Partial<Omit<Config, FlexibleKeys>> & {
+  /** Added latency on every /v1 request: `50`, `[20, 80]` or `'20-80'` (ms). */
+  latency?: number | readonly [number, number] | string
+  /** Delays between webhook attempts: `[5000, 30000]` (ms) or `'5s,30s,2m'`; `[]` or `'none'` for one attempt only. */
+  webhookRetries?: readonly number[] | string
+  /** Where a manual clock starts: an ISO 8601 string or a Date. */
+  clockStart?: string | Date
+}
+
+/**
+ * Turns the friendlier value forms into the strings the config schema parses. An unknown option
+ * throws a ConfigError naming `caller` (`startSandbox`) and listing the options.
+ */
+export function toFlags(options: SandboxOptions, caller: string): Partial<Record<ConfigKey, unknown>> {
+  const unknown = Object.keys(options).filter((key) => !(key in ConfigSchema.shape))
+  if (unknown.length > 0) throw new ConfigError(`Unknown ${caller} option${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. The options are: ${Object.keys(ConfigSchema.shape).join(', ')}.`)
+  const { latency, webhookRetries, clockStart, ...rest } = options
+  const flags: Partial<Record<ConfigKey, unknown>> = { ...rest }
+  if (latency !== undefined) flags.latency = typeof latency === 'string' ? latency : typeof latency === 'number' ? String(latency) : latency.join('-')
+  if (webhookRetries !== undefined) {
+    flags.webhookRetries = typeof webhookRetries === 'string' ? webhookRetries : webhookRetries.length === 0 ? 'none' : webhookRetries.map((ms) => `${ms}ms`).join(',')
+  }
+  if (clockStart !== undefined) flags.clockStart = clockStart instanceof Date ? clockStart.toISOString() : clockStart
+  return flags
+}
