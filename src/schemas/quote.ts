@@ -2,8 +2,7 @@ import * as z from 'zod'
 import { PRICED_CURRENCIES } from '../model/currencies.js'
 import { CURRENCIES } from '../model/networks.js'
 import { echo } from '../errors.js'
-import { TimestampSchema } from './common.js'
-import { whenPresent } from './messages.js'
+import { positiveDecimalSchema, TimestampSchema } from './common.js'
 
 /** Quotes and trading pairs (CONTRACT.md section 15). */
 
@@ -12,11 +11,7 @@ const currency = (field: string, codes: readonly string[], note = '') =>
     error: (issue) => (issue.input === undefined ? undefined : `${field} must be one of ${codes.join(', ')} (upper case${note}); got ${echo(issue.input)}`),
   })
 
-const amount = (field: string) =>
-  z
-    .string({ error: whenPresent(`${field} must be a decimal string such as "10.50"`) })
-    .regex(/^(0|[1-9][0-9]*)(\.[0-9]+)?$/, { error: `${field} must be a decimal string such as "10.50" (digits, one optional point, no sign or exponent)` })
-    .refine((value) => /[1-9]/.test(value), { error: `${field} must be greater than zero` })
+const amount = (field: string) => positiveDecimalSchema(field, '10.50')
 
 export const CreateQuoteSchema = z
   .strictObject({
