@@ -20,12 +20,16 @@ const DESCRIBED: Partial<Record<ConfigKey, string>> = {
   fixtures: "the package's fixtures/",
 }
 
+/** Durations parse to ms; the help writes them the way the flag takes them (30s, 5m). */
+const DURATIONS: ReadonlySet<ConfigKey> = new Set(['quoteTtl', 'signatureMaxAge'])
+
 const DEFAULTS: Record<string, unknown> = ConfigSchema.parse({})
 
 export function shownDefault(key: ConfigKey): string | undefined {
   const value = DEFAULTS[key]
   if (value === undefined) return UNSET_MEANS[key]
   if (DESCRIBED[key]) return DESCRIBED[key]
+  if (DURATIONS.has(key)) return formatDelay(value as number)
   if (typeof value === 'boolean') return value ? 'on' : 'off'
   // Lists of delays (the retry schedule) in the units the flag takes: 5s,30s,2m.
   if (Array.isArray(value)) return value.length === 0 ? 'none' : value.map((ms: number) => formatDelay(ms)).join(',')

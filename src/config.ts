@@ -21,31 +21,43 @@ const latencyInput = z
   })
   .refine(([min, max]) => min <= max, 'the range must go from low to high')
 
+const DELAY_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
+/** `250ms`, `5s`, `2m`, `1h` → ms; undefined for anything else. */
+function parseDelay(text: string): number | undefined {
+  const match = /^\s*(\d+)(ms|s|m|h)\s*$/.exec(text)
+  return match ? Number(match[1]) * DELAY_UNITS[match[2]!]! : undefined
+}
+
 /** `5s,30s,2m,10m,1h` or `none`: delays between webhook attempts. */
 const retryScheduleInput = z.string().transform((value, ctx): number[] => {
   if (value.trim() === 'none') return []
-  const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
   const delays: number[] = []
   for (const part of value.split(',')) {
-    const match = /^\s*(\d+)(ms|s|m|h)\s*$/.exec(part)
-    if (!match) {
+    const delay = parseDelay(part)
+    if (delay === undefined) {
       ctx.addIssue({ code: 'custom', message: `'${part.trim()}' is not a delay such as 5s, 2m or 1h (or use 'none')` })
       return z.NEVER
     }
-    delays.push(Number(match[1]) * units[match[2]!]!)
+    delays.push(delay)
   }
   return delays
 })
 
-/** `300`, `300s`, `5m` or `1h`: a duration in whole seconds (a bare number is seconds). */
-const secondsInput = z.union([z.number(), z.string()]).transform((value, ctx): number => {
-  const match = /^\s*(\d+)(s|m|h)?\s*$/.exec(String(value))
-  if (!match || Number(match[1]) === 0) {
-    ctx.addIssue({ code: 'custom', message: `'${String(value).trim()}' is not a duration such as 300, 90s, 5m or 1h (at least one second)` })
-    return z.NEVER
-  }
-  return Number(match[1]) * { s: 1, m: 60, h: 3600 }[match[2] ?? 's']!
-})
+/**
+ * A duration: `1500ms`, `30s`, `2m`, `1h`, or a bare number of seconds (CONTRACT.md section 19) → ms,
+ * at least `minimumMs`. The one parser of every duration setting; `examples` names what fits that setting.
+ */
+const durationInput = (examples: string, minimumMs = 1) =>
+  z.union([z.number(), z.string()]).transform((input, ctx): number => {
+    const value = String(input)
+    const ms = /^\s*\d+\s*$/.test(value) ? Number(value) * 1000 : parseDelay(value)
+    if (ms === undefined || ms < minimumMs) {
+      const floor = minimumMs >= 1000 ? ` (at least ${minimumMs / 1000 === 1 ? 'one second' : `${minimumMs / 1000} s`})` : ''
+      ctx.addIssue({ code: 'custom', message: `'${value.trim()}' is not a duration such as ${examples}${floor}` })
+      return z.NEVER
+    }
+    return ms
+  })
 
 export const ConfigSchema = z.object({
   port: integer(0, 65535).default(4400),
@@ -75,12 +87,14 @@ export const ConfigSchema = z.object({
   /** Standard base64 (with padding): every key without signing material of its own must sign with HMAC-SHA256 under this secret, keyid `sandbox`. */
   signingSecret: z.string().refine(isStandardBase64, 'expected standard base64 with padding, such as the output of openssl rand -base64 32').optional(),
   /** Seconds a request signature stays acceptable after its `created` time (real time). */
-  signatureMaxAge: secondsInput.default(300),
+  signatureMaxAge: durationInput('300, 90s, 5m or 1h', 1000).default(300_000),
   webhookRetries: retryScheduleInput.default([5_000, 30_000, 120_000, 600_000, 3_600_000]),
   /** ms before a webhook attempt counts as failed. */
   webhookTimeout: integer(1).default(10_000),
   /** ms between price ticks on the stream. */
   priceInterval: integer(10).default(1000),
+  /** ms of sandbox time a quote holds. */
+  quoteTtl: durationInput('30s, 2m or 45 (seconds)').default(30_000),
   logFormat: z.enum(['auto', 'pretty', 'json']).default('auto'),
   quiet: booleanInput.default(false),
   latency: latencyInput.optional(),

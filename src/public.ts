@@ -66,7 +66,7 @@ export { createControlClient, SandboxControlError } from './client/control-clien
 export type {
   AccountPaymentFilter, AccountWhitelistFilter, ControlClient, ControlClientOptions, DeliveryFilter, FailPaymentInput, PageOptions, PostingFilter, RequestFilter, SandboxClock, SandboxCreatedKey,
   SandboxCreateKeyInput, SandboxDelivery, SandboxFault, SandboxFaultInput, SandboxHealth, SandboxMagicAddress, SandboxOutcomeRule, SandboxOutcomeRuleInput,
-  SandboxPayment, SandboxRequest, SandboxResetResult, SandboxRestoreResult, SandboxSnapshot, SandboxWallet,
+  SandboxPayment, SandboxPricePin, SandboxRequest, SandboxResetResult, SandboxRestoreResult, SandboxSnapshot, SandboxWallet,
   SandboxBalance, SandboxLedgerTransaction, SandboxPayout, SandboxWebhookEndpoint, SandboxWhitelistedAddress,
 } from './client/control-client.js'
 export { ConfigError }

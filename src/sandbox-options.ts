@@ -1,6 +1,6 @@
 import { ConfigError, ConfigSchema, type Config, type ConfigKey } from './config.js'
 
-type FlexibleKeys = 'latency' | 'webhookRetries' | 'clockStart'
+type FlexibleKeys = 'latency' | 'webhookRetries' | 'clockStart' | 'quoteTtl' | 'signatureMaxAge'
 
 /**
  * The settings in the library's form: the CLI's settings, camelCase, with the values they parse to,
@@ -14,6 +14,10 @@ export type SandboxOptions = Partial<Omit<Config, FlexibleKeys>> & {
   webhookRetries?: readonly number[] | string
   /** Where a manual clock starts: an ISO 8601 string or a Date. */
   clockStart?: string | Date
+  /** How long a quote holds: `30000` (ms) or `'30s'`, `'2m'`. */
+  quoteTtl?: number | string
+  /** How long a request signature stays valid after its `created`: `300000` (ms) or `'300s'`, `'5m'`. */
+  signatureMaxAge?: number | string
 }
 
 /**
@@ -23,12 +27,14 @@ export type SandboxOptions = Partial<Omit<Config, FlexibleKeys>> & {
 export function toFlags(options: SandboxOptions, caller: string): Partial<Record<ConfigKey, unknown>> {
   const unknown = Object.keys(options).filter((key) => !(key in ConfigSchema.shape))
   if (unknown.length > 0) throw new ConfigError(`Unknown ${caller} option${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. The options are: ${Object.keys(ConfigSchema.shape).join(', ')}.`)
-  const { latency, webhookRetries, clockStart, ...rest } = options
+  const { latency, webhookRetries, clockStart, quoteTtl, signatureMaxAge, ...rest } = options
   const flags: Partial<Record<ConfigKey, unknown>> = { ...rest }
   if (latency !== undefined) flags.latency = typeof latency === 'string' ? latency : typeof latency === 'number' ? String(latency) : latency.join('-')
   if (webhookRetries !== undefined) {
     flags.webhookRetries = typeof webhookRetries === 'string' ? webhookRetries : webhookRetries.length === 0 ? 'none' : webhookRetries.map((ms) => `${ms}ms`).join(',')
   }
+  if (quoteTtl !== undefined) flags.quoteTtl = typeof quoteTtl === 'number' ? `${quoteTtl}ms` : quoteTtl
+  if (signatureMaxAge !== undefined) flags.signatureMaxAge = typeof signatureMaxAge === 'number' ? `${signatureMaxAge}ms` : signatureMaxAge
   if (clockStart !== undefined) flags.clockStart = clockStart instanceof Date ? clockStart.toISOString() : clockStart
   return flags
 }

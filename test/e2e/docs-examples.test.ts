@@ -182,6 +182,21 @@ describe('docs/signing.md', () => {
       expect(stdout).toMatch(/^201 \{"data":\{"id":"wal_/)
     } finally {
       rmSync(dir, { recursive: true, force: true })
+
+describe('docs/trading.md: pairs, quotes and price pins', () => {
+  let sb: TestSandbox
+  beforeAll(async () => {
+    sb = await startTestSandbox({ seed: DEFAULT_SEED })
+  })
+  afterAll(() => sb.close())
+
+  it('answers every example as the page shows, in order', async () => {
+    const blocks = shellBlocks(page('trading.md'))
+    expect(blocks.length).toBeGreaterThanOrEqual(3)
+    for (const block of blocks) {
+      const output = await runShell(block, sb.url, ROOT)
+      expect(shownAnswers(block).length).toBeGreaterThan(0)
+      expect(missingAnswers(output, shownAnswers(block)), block).toEqual([])
     }
   })
 })

@@ -32,11 +32,11 @@ const fractionDigits = (value: string): number => (value.includes('.') ? value.l
 const scatteredTimes = (count: number): number[] => Array.from({ length: count }, (_, i) => START + i * 7_919_377 + (i % 7) * 131)
 
 describe('price fixture', () => {
-  it('serves every asset against USD, the common crosses, and about fourteen pairs', () => {
-    for (const currency of CURRENCIES) expect(fixture.pairs).toContain(`${currency}/USD`)
-    for (const cross of ['ETH/USDC', 'SOL/USDC', 'ETH/USDT', 'ETH/SOL']) expect(fixture.pairs).toContain(cross)
+  it('serves every asset and fiat leg against USD, the trading pairs, and about eighteen pairs', () => {
+    for (const currency of [...CURRENCIES, 'EUR', 'GBP', 'MXN']) expect(fixture.pairs).toContain(`${currency}/USD`)
+    for (const cross of ['ETH/USDC', 'SOL/USDC', 'MATIC/USDC', 'XLM/USDC', 'ETH/USDT', 'SOL/USDT', 'USDT/USDC', 'ETH/SOL', 'ETH/MATIC']) expect(fixture.pairs).toContain(cross)
     expect(fixture.pairs.length).toBeGreaterThanOrEqual(12)
-    expect(fixture.pairs.length).toBeLessThanOrEqual(16)
+    expect(fixture.pairs.length).toBeLessThanOrEqual(20)
     expect(model.pairs).toEqual(fixture.pairs)
   })
 
@@ -47,6 +47,11 @@ describe('price fixture', () => {
     ['a lower-case pair', (f) => ({ ...f, pairs: ['eth/usd'] })],
     ['a negative start price', (f) => ({ ...f, assets: { ...f.assets, ETH: { ...f.assets.ETH, start_price: -1 } } })],
     ['an asset without decimals', (f) => ({ ...f, assets: { ...f.assets, ETH: { ...f.assets.ETH, decimals: undefined } } })],
+    ['a trading pair without its limits', (f) => ({ ...f, trading_pairs: Object.fromEntries(Object.entries(f.trading_pairs).filter(([pair]) => pair !== 'ETH/SOL')) })],
+    ['limits for a pair that is not listed', (f) => ({ ...f, trading_pairs: { ...f.trading_pairs, 'SOL/MATIC': { min_amount: '1', liquidity_per_tick: '1' } } })],
+    ['limits for a pair with a fiat leg', (f) => ({ ...f, trading_pairs: { ...f.trading_pairs, 'EUR/USD': { min_amount: '1', liquidity_per_tick: '1' } } })],
+    ['a min_amount finer than the base asset', (f) => ({ ...f, trading_pairs: { ...f.trading_pairs, 'USDT/USDC': { min_amount: '0.0000001', liquidity_per_tick: '1' } } })],
+    ['a zero liquidity_per_tick', (f) => ({ ...f, trading_pairs: { ...f.trading_pairs, 'USDT/USDC': { min_amount: '1', liquidity_per_tick: '0' } } })],
   ]
   const dirs: string[] = []
   afterAll(() => {

@@ -5,11 +5,11 @@ describe('--signing-secret and --signature-max-age', () => {
   it('take base64 and a duration from flags or the environment', () => {
     const config = loadConfig({ env: { WALLET_SANDBOX_SIGNING_SECRET: 'c2VjcmV0IQ==', WALLET_SANDBOX_SIGNATURE_MAX_AGE: '5m' } })
     expect(config.signingSecret).toBe('c2VjcmV0IQ==')
-    expect(config.signatureMaxAge).toBe(300)
-    expect(loadConfig({ flags: { signatureMaxAge: '90s' } }).signatureMaxAge).toBe(90)
-    expect(loadConfig({ flags: { signatureMaxAge: '1h' } }).signatureMaxAge).toBe(3600)
-    expect(loadConfig({ flags: { signatureMaxAge: '45' } }).signatureMaxAge).toBe(45)
-    expect(loadConfig().signatureMaxAge).toBe(300)
+    expect(config.signatureMaxAge).toBe(300_000)
+    expect(loadConfig({ flags: { signatureMaxAge: '90s' } }).signatureMaxAge).toBe(90_000)
+    expect(loadConfig({ flags: { signatureMaxAge: '1h' } }).signatureMaxAge).toBe(3_600_000)
+    expect(loadConfig({ flags: { signatureMaxAge: '45' } }).signatureMaxAge).toBe(45_000)
+    expect(loadConfig().signatureMaxAge).toBe(300_000)
     expect(loadConfig().signingSecret).toBeUndefined()
   })
 
