@@ -149,7 +149,7 @@ describe('the dashboard in Chromium', () => {
     await page.getByRole('button', { name: 'Reset account' }).click()
     await expect.poll(() => page.locator('#message').textContent(), WAIT).toMatch(/is back to its seeded state\.$/)
     await sb.api.get(`/v1/payments/${payment.id}`).set(sb.auth()).expect(404)
-    expect(await row(page, 'payments', payment.id).count()).toBe(0)
+    await expect.poll(() => row(page, 'payments', payment.id).count(), WAIT).toBe(0)
   })
 
   it('with --control-token, asks for the token once and keeps it for the browser session', async () => {

@@ -182,6 +182,9 @@ describe('docs/signing.md', () => {
       expect(stdout).toMatch(/^201 \{"data":\{"id":"wal_/)
     } finally {
       rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
 
 describe('docs/trading.md: pairs, quotes and price pins', () => {
   let sb: TestSandbox
