@@ -21,6 +21,7 @@ import type { HttpServices } from './http/services.js'
 import type { AppDeps } from './http/context.js'
 import { createFaults } from './http/middleware/faults.js'
 import { createIdempotency } from './http/middleware/idempotency.js'
+import { createIdempotencyRecords } from './ledger/idempotency-records.js'
 import { createRateLimiter } from './http/middleware/rate-limit.js'
 import { createRequestJournal } from './control/request-journal.js'
 import type { AnyRoute } from './http/route.js'
@@ -115,7 +116,7 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
   const faults = createFaults({ config, rules: faultRules })
   const http: HttpServices = {
     limiter: config.rateLimit > 0 ? createRateLimiter(config.rateLimit) : undefined,
-    idempotency: createIdempotency({ store, clock }),
+    idempotency: createIdempotency({ records: createIdempotencyRecords(store), clock }),
     requestIds: createRng(config.seed, 'requests'),
     checkControlToken(header) {
       if (config.controlToken === undefined) return
