@@ -12,16 +12,36 @@
  * still small answers the remaining filters by testing its at most `splitAt` records. Ordering the
  * facets by falling cardinality (recipient, source, currency, status) keeps the nodes few: a
  * recipient seen once stays one small node instead of growing children of its own.
+ *
+ * A facet whose value follows from an earlier one (a payment's currency is its source wallet's)
+ * can say so (`impliedBy`): nodes under the earlier facet get no children for it, which saves a
+ * list per record for each such combination; a query naming both checks the implied value on the
+ * node's first record. Should a record ever break the implication (hand-edited data), such queries
+ * test every record of the node instead: slower, never wrong.
  */
+export interface Facet<R> {
+  key: (record: R) => string
+  /** Index of an earlier facet whose value decides this one's. */
+  impliedBy?: number
+}
+
 export class FacetIndex<R> {
   private readonly root: FacetNode<R>
+  private readonly facets: ReadonlyArray<(record: R) => string>
+  private readonly impliedBy: ReadonlyArray<number | undefined>
+  /** The implied value seen with each value of the facet that implies it, by implied facet. */
+  private readonly implications: Map<number, Map<string, string>>
+  private implicationBroken = false
 
   constructor(
-    private readonly facets: ReadonlyArray<(record: R) => string>,
+    facets: ReadonlyArray<Facet<R>>,
     private readonly orderOf: (record: R) => number,
     private readonly splitAt = 64,
   ) {
-    this.root = { items: [], children: facets.map(() => new Map()) }
+    this.facets = facets.map((facet) => facet.key)
+    this.impliedBy = facets.map((facet) => facet.impliedBy)
+    this.implications = new Map(facets.flatMap((facet, j) => (facet.impliedBy === undefined ? [] : [[j, new Map()]])))
+    this.root = { items: [], children: this.childMaps(0, 0) }
   }
 
   /** Every record, oldest first. */
@@ -34,14 +54,17 @@ export class FacetIndex<R> {
   }
 
   add(record: R): void {
-    this.insert(this.root, 0, record, this.keysOf(record))
+    const keys = this.keysOf(record)
+    this.checkImplications(keys)
+    this.insert(this.root, 0, 0, record, keys)
   }
 
   /** Call after a record's facet values changed from `previous` (what `keysOf` answered before). */
   changed(record: R, previous: readonly string[]): void {
     const keys = this.keysOf(record)
     if (keys.every((key, j) => key === previous[j])) return
-    this.move(this.root, 0, record, previous, keys)
+    this.checkImplications(keys)
+    this.move(this.root, 0, 0, record, previous, keys)
   }
 
   /**
@@ -50,27 +73,38 @@ export class FacetIndex<R> {
    */
   query(values: ReadonlyArray<string | undefined>, offset: number, limit: number): { items: R[]; total: number } {
     let node: FacetNode<R> = this.root
+    let unchecked: number | undefined
     for (let j = 0; j < this.facets.length; j++) {
       const value = values[j]
       if (value === undefined) continue
-      if (!node.children) return this.scan(node.items, values, j, offset, limit)
-      const child = node.children[j]!.get(value)
+      if (!node.children) return this.scan(node.items, values, offset, limit)
+      const map = node.children[j]
+      if (map === undefined) {
+        // Implied by a facet already on the path: every record here has the same value for it.
+        unchecked = j
+        continue
+      }
+      const child = map.get(value)
       if (!child) return { items: [], total: 0 }
       node = child
     }
     const { items } = node
+    if (unchecked !== undefined) {
+      if (this.implicationBroken) return this.scan(items, values, offset, limit)
+      if (items.length > 0 && this.facets[unchecked]!(items[0]!) !== values[unchecked]) return { items: [], total: 0 }
+    }
     const end = Math.max(items.length - offset, 0)
     return { items: items.slice(Math.max(end - limit, 0), end).reverse(), total: items.length }
   }
 
-  /** A small node's records tested against the filters from facet `from` on. */
-  private scan(records: readonly R[], values: ReadonlyArray<string | undefined>, from: number, offset: number, limit: number): { items: R[]; total: number } {
+  /** A node's records tested against every filter (a small node's, or after a broken implication). */
+  private scan(records: readonly R[], values: ReadonlyArray<string | undefined>, offset: number, limit: number): { items: R[]; total: number } {
     const items: R[] = []
     let total = 0
     for (let i = records.length - 1; i >= 0; i--) {
       const record = records[i]!
       let fits = true
-      for (let j = from; j < this.facets.length && fits; j++) fits = values[j] === undefined || this.facets[j]!(record) === values[j]
+      for (let j = 0; j < this.facets.length && fits; j++) fits = values[j] === undefined || this.facets[j]!(record) === values[j]
       if (!fits) continue
       if (total >= offset && items.length < limit) items.push(record)
       total++
@@ -78,42 +112,64 @@ export class FacetIndex<R> {
     return { items, total }
   }
 
-  private insert(node: FacetNode<R>, from: number, record: R, keys: readonly string[]): void {
+  /** The children maps of a node reached through the facets in `path` (a bit mask), from facet `from` on. */
+  private childMaps(from: number, path: number): Array<Map<string, FacetNode<R>> | undefined> {
+    return this.facets.map((_, j) => (j < from || this.implied(j, path) ? undefined : new Map()))
+  }
+
+  private implied(j: number, path: number): boolean {
+    const by = this.impliedBy[j]
+    return by !== undefined && (path & (1 << by)) !== 0
+  }
+
+  private checkImplications(keys: readonly string[]): void {
+    for (const [j, seen] of this.implications) {
+      const by = keys[this.impliedBy[j]!]!
+      const known = seen.get(by)
+      if (known === undefined) seen.set(by, keys[j]!)
+      else if (known !== keys[j]) this.implicationBroken = true
+    }
+  }
+
+  private insert(node: FacetNode<R>, from: number, path: number, record: R, keys: readonly string[]): void {
     this.insertSorted(node.items, record)
     if (node.children) {
-      for (let j = from; j < this.facets.length; j++) this.insert(childOf(node.children[j]!, keys[j]!), j + 1, record, keys)
+      for (let j = from; j < this.facets.length; j++) {
+        const map = node.children[j]
+        if (map) this.insert(childOf(map, keys[j]!), j + 1, path | (1 << j), record, keys)
+      }
     } else if (node.items.length > this.splitAt && from < this.facets.length) {
-      this.split(node, from)
+      this.split(node, from, path)
     }
   }
 
   /** Gives a node that grew past `splitAt` its children, from its records (already in order). */
-  private split(node: FacetNode<R>, from: number): void {
-    const children: Array<Map<string, FacetNode<R>>> = []
-    for (let j = from; j < this.facets.length; j++) {
-      const map = new Map<string, FacetNode<R>>()
+  private split(node: FacetNode<R>, from: number, path: number): void {
+    const children = this.childMaps(from, path)
+    children.forEach((map, j) => {
+      if (!map) return
       for (const record of node.items) childOf(map, this.facets[j]!(record)).items.push(record)
-      for (const child of map.values()) if (child.items.length > this.splitAt && j + 1 < this.facets.length) this.split(child, j + 1)
-      children[j] = map
-    }
+      for (const child of map.values()) if (child.items.length > this.splitAt && j + 1 < this.facets.length) this.split(child, j + 1, path | (1 << j))
+    })
     node.children = children
   }
 
   /** `record` leaves every node whose path names a changed facet's old value and joins the new ones. */
-  private move(node: FacetNode<R>, from: number, record: R, previous: readonly string[], keys: readonly string[]): void {
+  private move(node: FacetNode<R>, from: number, path: number, record: R, previous: readonly string[], keys: readonly string[]): void {
     if (node.children === undefined) return
     for (let j = from; j < this.facets.length; j++) {
-      const map = node.children[j]!
+      const map = node.children[j]
+      if (!map) continue
       const old = map.get(previous[j]!)
       if (previous[j] === keys[j]) {
-        if (old) this.move(old, j + 1, record, previous, keys)
+        if (old) this.move(old, j + 1, path | (1 << j), record, previous, keys)
         continue
       }
       if (old) {
         this.remove(old, j + 1, record, previous)
         if (old.items.length === 0) map.delete(previous[j]!)
       }
-      this.insert(childOf(map, keys[j]!), j + 1, record, keys)
+      this.insert(childOf(map, keys[j]!), j + 1, path | (1 << j), record, keys)
     }
   }
 
@@ -122,9 +178,9 @@ export class FacetIndex<R> {
     if (node.items[index] === record) node.items.splice(index, 1)
     if (node.children === undefined) return
     for (let j = from; j < this.facets.length; j++) {
-      const map = node.children[j]!
-      const child = map.get(keys[j]!)
-      if (!child) continue
+      const map = node.children[j]
+      const child = map?.get(keys[j]!)
+      if (!map || !child) continue
       this.remove(child, j + 1, record, keys)
       if (child.items.length === 0) map.delete(keys[j]!)
     }
@@ -153,8 +209,11 @@ export class FacetIndex<R> {
 interface FacetNode<R> {
   /** Oldest first. */
   items: R[]
-  /** By facet index (only facets after the one that led here), then by value; undefined while small. */
-  children: Array<Map<string, FacetNode<R>>> | undefined
+  /**
+   * By facet index, then by value; undefined while small. Only facets after the one that led here,
+   * and none implied by one on the path, have a map.
+   */
+  children: Array<Map<string, FacetNode<R>> | undefined> | undefined
 }
 
 function childOf<R>(map: Map<string, FacetNode<R>>, key: string): FacetNode<R> {

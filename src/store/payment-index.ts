@@ -15,8 +15,9 @@ export interface PaymentFilter {
 export class PaymentIndex {
   private readonly byId = new Map<string, PaymentRecord>()
   // Highest cardinality first (see FacetIndex): recipients, source wallets, currencies, statuses.
+  // A payment's currency is its source wallet's.
   private readonly facets = new FacetIndex<PaymentRecord>(
-    [(p) => recipientKey(p.destination), (p) => p.source, (p) => p.currency, (p) => p.status],
+    [{ key: (p) => recipientKey(p.destination) }, { key: (p) => p.source }, { key: (p) => p.currency, impliedBy: 1 }, { key: (p) => p.status }],
     (p) => p.seq,
   )
 
