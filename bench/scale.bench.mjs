@@ -2,36 +2,17 @@
 // memory and on a data file (CONTRACT.md section 18): create rate over HTTP, memory per payment,
 // list latency with filters, compaction time and restart time. Payments are seeded through the
 // store's bulk path in a child process (bench/scale-server.mjs), since a million over HTTP takes long.
-import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { Agent } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { fileURLToPath } from 'node:url'
-import { fetchJson, fixed, percentile, printTable, ROOT } from './lib.mjs'
+import { fetchJson, fixed, percentile, printTable, startScaleServer, stopScaleServer } from './lib.mjs'
 
 const { values } = parseArgs({ options: { payments: { type: 'string', default: '100000' } } })
 const N = Number(values.payments)
-const SERVER = fileURLToPath(new URL('./scale-server.mjs', import.meta.url))
 const KEY = 'sk_test_sandbox_default_key'
 const EXTERNAL = '0x52908400098527886E0F7030069857D2E4169EE7'
-
-function startServer(args) {
-  const started = performance.now()
-  const child = spawn(process.execPath, ['--expose-gc', '--max-old-space-size=4096', SERVER, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] })
-  return new Promise((resolve, reject) => {
-    let out = ''
-    child.stdout.setEncoding('utf8').on('data', (chunk) => {
-      out += chunk
-      const line = out.split('\n').find((l) => l.startsWith('{'))
-      if (line) resolve({ child, wallMs: performance.now() - started, ...JSON.parse(line) })
-    })
-    child.once('exit', (code) => reject(new Error(`scale-server exited with ${code}`)))
-  })
-}
-
-const stopServer = (child) => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM')))
 
 const call = (agent, url, method, path, body) =>
   fetchJson(Number(new URL(url).port), path, { method, agent, body, headers: { authorization: `Bearer ${KEY}` } })
@@ -83,24 +64,24 @@ const dir = mkdtempSync(join(tmpdir(), 'wallet-sandbox-scale-'))
 const rows = []
 const measured = []
 try {
-  const empty = await startServer([])
-  await stopServer(empty.child)
+  const empty = await startScaleServer([])
+  await stopScaleServer(empty.child)
   const perPayment = (rss) => `${fixed((rss - empty.rss) / N, 0)} B`
 
-  const memory = await startServer(['--seed', String(N)])
+  const memory = await startScaleServer(['--seed', String(N)])
   const m = await measure(memory.url)
   measured.push(m)
   rows.push(['memory', N, fixed(m.createRate, 0), perPayment(memory.rss), `${fixed(m.p50, 2)} ms`, `${fixed(m.worstP50, 2)} ms`, `${fixed(m.p99, 2)} ms`, '-', '-', '-', `${fixed(memory.seedMs / 1000, 1)} s`])
-  await stopServer(memory.child)
+  await stopScaleServer(memory.child)
 
   const file = join(dir, 'ledger.json')
-  const writer = await startServer(['--data-file', file, '--seed', String(N), '--compact'])
-  await stopServer(writer.child)
-  const reader = await startServer(['--data-file', file])
+  const writer = await startScaleServer(['--data-file', file, '--seed', String(N), '--compact'])
+  await stopScaleServer(writer.child)
+  const reader = await startScaleServer(['--data-file', file])
   const f = await measure(reader.url)
   measured.push(f)
   rows.push(['data file (batched)', N, fixed(f.createRate, 0), perPayment(reader.rss), `${fixed(f.p50, 2)} ms`, `${fixed(f.worstP50, 2)} ms`, `${fixed(f.p99, 2)} ms`, `${fixed(writer.compactMs / 1000, 1)} s`, `${fixed(writer.compactStallMs, 1)} ms`, `${fixed(reader.wallMs / 1000, 1)} s`, `${fixed(writer.seedMs / 1000, 1)} s`])
-  await stopServer(reader.child)
+  await stopScaleServer(reader.child)
 } finally {
   rmSync(dir, { recursive: true, force: true })
 }

@@ -87,4 +87,12 @@ describe('FacetIndex', () => {
     expect(index.query([undefined, undefined, undefined, 'c1'], 0, 10)).toEqual({ items: [], total: 0 })
     expect(index.query([undefined, 'b0', 'd_b1', undefined], 0, 10)).toEqual({ items: [], total: 0 })
   })
+
+  it('takes a record added out of creation order (hand-edited data) into its place', () => {
+    const index = new FacetIndex(FACETS, (r) => r.seq, 1)
+    for (const seq of [1, 2, 4, 5, 3]) index.add({ seq, a: 'a0', b: 'b0', d: 'd_b0', c: seq === 3 ? 'c1' : 'c0' })
+    expect(index.all.map((r) => r.seq)).toEqual([1, 2, 3, 4, 5])
+    expect(index.query(['a0', undefined, undefined, 'c0'], 0, 10).items.map((r) => r.seq)).toEqual([5, 4, 2, 1])
+    expect(index.query([undefined, 'b0', undefined, 'c1'], 0, 10).items.map((r) => r.seq)).toEqual([3])
+  })
 })
