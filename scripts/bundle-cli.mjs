@@ -38,6 +38,36 @@ module.exports = {
   },
 }
 
+/**
+ * mime-types builds its maps from mime-db (about 2,000 types) as it loads, and express, send,
+ * accepts and type-is all load it at the top. The sandbox sets its own Content-Type headers, so
+ * the bundle carries a stand-in that loads mime-types from express's dependencies on first use
+ * (express calls it from res.type/res.set, which the sandbox's answers do not go through).
+ */
+const mimeTypesOnFirstUse = {
+  name: 'mime-types-on-first-use',
+  setup(build) {
+    build.onResolve({ filter: /^mime-types$/ }, () => ({ path: 'mime-types', namespace: 'mime-types-on-first-use' }))
+    build.onLoad({ filter: /.*/, namespace: 'mime-types-on-first-use' }, () => ({
+      loader: 'js',
+      contents: `const { createRequire } = require('node:module')
+const expressPackage = 'express' // not a literal in require.resolve(), which esbuild would try to bundle
+let real
+const load = () => (real ??= createRequire(require.resolve(expressPackage))('mime-types'))
+module.exports = {
+  charset: (type) => load().charset(type),
+  charsets: { lookup: (type) => load().charset(type) },
+  contentType: (type) => load().contentType(type),
+  extension: (type) => load().extension(type),
+  lookup: (path) => load().lookup(path),
+  get extensions() { return load().extensions },
+  get types() { return load().types },
+  get _extensionConflicts() { return load()._extensionConflicts },
+}`,
+    }))
+  },
+}
+
 await build({
   stdin: { contents: "export { main } from './src/cli.ts'\n", resolveDir: '.', loader: 'ts', sourcefile: 'cli-entry.ts' },
   bundle: true,
@@ -45,7 +75,7 @@ await build({
   format: 'cjs',
   target: 'node20',
   outfile: bundleFile,
-  plugins: [bodyParserOnFirstUse],
+  plugins: [bodyParserOnFirstUse, mimeTypesOnFirstUse],
   // Names are not minified, so stack traces in the logs stay readable.
   minifyWhitespace: true,
   minifySyntax: true,
