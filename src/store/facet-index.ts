@@ -60,7 +60,7 @@ export class FacetIndex<R> {
 
   add(record: R): void {
     const last = this.records[this.records.length - 1]
-    if (last !== undefined && this.orderOf(record) <= this.orderOf(last)) return this.rebuildWith(record)
+    if (last !== undefined && this.orderOf(record) < this.orderOf(last)) return this.rebuildWith(record)
     const keys = this.keysOf(record)
     this.checkImplications(keys)
     this.records.push(record)
@@ -149,7 +149,9 @@ export class FacetIndex<R> {
       if (this.orderOf(this.records[mid]!) < order) low = mid + 1
       else high = mid
     }
-    return this.records[low] === record ? low : undefined
+    // Equal orders (only in hand-edited data) sit side by side.
+    for (let i = low; i < this.records.length && this.orderOf(this.records[i]!) === order; i++) if (this.records[i] === record) return i
+    return undefined
   }
 
   /** The children maps of a node reached through the facets in `path` (a bit mask), from facet `from` on. */

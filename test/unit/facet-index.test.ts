@@ -95,4 +95,16 @@ describe('FacetIndex', () => {
     expect(index.query(['a0', undefined, undefined, 'c0'], 0, 10).items.map((r) => r.seq)).toEqual([5, 4, 2, 1])
     expect(index.query([undefined, 'b0', undefined, 'c1'], 0, 10).items.map((r) => r.seq)).toEqual([3])
   })
+
+  it('keeps records of equal order (hand-edited data) and finds each when it changes', () => {
+    const index = new FacetIndex(FACETS, (r) => r.seq, 1)
+    const records = [1, 2, 2, 3].map((seq, i) => ({ seq, a: 'a0', b: 'b0', d: 'd_b0', c: `c${i % 2}` }))
+    for (const record of records) index.add(record)
+    const twin = records[2]!
+    const previous = index.keysOf(twin)
+    twin.c = 'c2'
+    index.changed(twin, previous)
+    expect(index.query([undefined, undefined, undefined, 'c2'], 0, 10).items).toEqual([twin])
+    expect(index.query(['a0', 'b0', undefined, undefined], 0, 10).total).toBe(4)
+  })
 })
