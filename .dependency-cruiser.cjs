@@ -14,13 +14,9 @@ module.exports = {
       name: 'http-not-to-store',
       severity: 'error',
       comment: 'The HTTP kit and the API surfaces ask the ledger; only the ledger changes state.',
-      from: {
-        path: '^src/(http|api)/',
-        // The one known exception: the idempotency middleware keeps its own records, as change sets it
-        // gives to store.apply (src/store/changes.ts). No other file may join it: control handlers
-        // change accounts and payments through SandboxControl (src/control/), not the store.
-        pathNot: '^src/http/middleware/idempotency[.]ts$',
-      },
+      // No exception: the idempotency middleware keeps its records through the ledger
+      // (src/ledger/idempotency-records.ts), control handlers change state through SandboxControl.
+      from: { path: '^src/(http|api)/' },
       to: { path: '^src/store/', dependencyTypesNot: ['type-only'] },
     },
     {
@@ -29,12 +25,10 @@ module.exports = {
       comment: 'Not even the store\'s types: a handler that names them is one step from using them.',
       from: {
         path: '^src/(http|api)/',
-        // Known exceptions: the idempotency middleware (above); AppDeps still carries the store; and two
-        // control handlers (accounts, payments) name the account container they read and hand to the
-        // ledger or SandboxControl (they change nothing themselves since the store took change sets).
+        // Known exceptions: AppDeps still carries the store; and two control handlers (accounts,
+        // payments) name the account container they read and hand to the ledger or SandboxControl (they change nothing themselves since the store took change sets).
         // No other file may join them.
         pathNot: [
-          '^src/http/middleware/idempotency[.]ts$',
           '^src/http/context[.]ts$',
           '^src/api/sandbox/(accounts|payments)[.]ts$',
         ],

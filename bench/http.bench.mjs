@@ -4,18 +4,25 @@
 // with the sandbox's rate limit off. The two sides of a comparison take turns in short slices, so
 // that a machine that gets busier or quieter during the run affects both alike.
 //
-// Knobs: BENCH_DURATION (8 s measured per scenario), BENCH_WARMUP (2 s), BENCH_STRICT=1 (exit 1
-// when a target is missed).
+// A third comparison runs POST /v1/payments on a sandbox with a data file (`--durability batched`)
+// that already holds BENCH_STORED payments (100,000), seeded through the store's bulk path.
+//
+// Knobs: BENCH_DURATION (8 s measured per scenario), BENCH_WARMUP (2 s), BENCH_STORED (payments in
+// the data file), BENCH_STRICT=1 (exit 1 when a target is missed).
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import autocannon from 'autocannon'
 import { createRng } from '../dist/rng.js'
 import { generateAddress } from '../dist/chain/networks.js'
-import { FIXTURE, SANDBOX_BIN, fetchJson, fixed, percentile, printTable, startServer } from './lib.mjs'
+import { FIXTURE, SANDBOX_BIN, fetchJson, fixed, percentile, printTable, startScaleServer, startServer, stopScaleServer } from './lib.mjs'
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 8)
 const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 2)
 const SLICES = 4
 const CONNECTIONS = 10
 const API_KEY = 'sk_test_sandbox_default_key'
+const STORED = Number(process.env.BENCH_STORED ?? 100_000)
 
 /** One autocannon run; any error or non-2xx answer fails the benchmark. */
 async function run(scenario, seconds, latencies) {
@@ -71,12 +78,24 @@ async function prepareSandbox(port) {
   return { auth, body, balancePath }
 }
 
+/** A data file holding `count` payments, written (and compacted) by bench/scale-server.mjs. */
+async function seededDataFile(directory, count) {
+  const file = join(directory, 'ledger.json')
+  const writer = await startScaleServer(['--data-file', file, '--seed', String(count), '--compact'])
+  await stopScaleServer(writer.child)
+  return file
+}
+
+const directory = mkdtempSync(join(tmpdir(), 'wallet-sandbox-http-bench-'))
 const express = await startServer(FIXTURE('express-app.mjs'), [], '/')
-const sandbox = await startServer(SANDBOX_BIN, ['--rate-limit', '0', '--quiet', '--settle', 'manual'], '/_sandbox/health')
+const SANDBOX_FLAGS = ['--rate-limit', '0', '--quiet', '--settle', 'manual']
+const sandbox = await startServer(SANDBOX_BIN, SANDBOX_FLAGS, '/_sandbox/health')
+const fileSandbox = await startServer(SANDBOX_BIN, [...SANDBOX_FLAGS, '--data-file', await seededDataFile(directory, STORED), '--durability', 'batched'], '/_sandbox/health')
 let rows
 let after
 try {
   const { auth, body, balancePath } = await prepareSandbox(sandbox.port)
+  await prepareSandbox(fileSandbox.port)
   const expressUrl = `http://127.0.0.1:${express.port}/`
   const sandboxUrl = `http://127.0.0.1:${sandbox.port}`
   const json = { 'content-type': 'application/json' }
@@ -88,16 +107,26 @@ try {
     { name: 'express POST (express.json)', request: { url: expressUrl, method: 'POST', headers: json, body: JSON.stringify(body) } },
     { name: 'sandbox POST /v1/payments', request: { url: `${sandboxUrl}/v1/payments`, method: 'POST', headers: { ...auth, ...json }, body: JSON.stringify(body) } },
   )
+  const [expressPostAgain, filePayment] = await compare(
+    { name: 'express POST (express.json), again', request: { url: expressUrl, method: 'POST', headers: json, body: JSON.stringify(body) } },
+    {
+      name: `sandbox POST /v1/payments, data file (batched, ${STORED.toLocaleString('en')} stored)`,
+      request: { url: `http://127.0.0.1:${fileSandbox.port}/v1/payments`, method: 'POST', headers: { ...auth, ...json }, body: JSON.stringify(body) },
+    },
+  )
   rows = [
     [expressGet],
     [expressPost],
     [balance, expressGet, 90],
     [payment, expressPost, 75],
+    [expressPostAgain],
+    [filePayment, expressPostAgain, 50],
   ]
   after = (await fetchJson(sandbox.port, balancePath, { headers: auth })).body.data
   after.payments = payment.requests
 } finally {
-  await Promise.all([express.stop(), sandbox.stop()])
+  await Promise.all([express.stop(), sandbox.stop(), fileSandbox.stop()])
+  rmSync(directory, { recursive: true, force: true })
 }
 
 let missed = 0
@@ -105,6 +134,7 @@ printTable(
   `HTTP throughput (autocannon, ${CONNECTIONS} connections, pipelining 1, loopback; ${WARMUP_S} s warm-up, then ${DURATION_S} s per scenario in ${SLICES} alternating slices; node ${process.version})`,
   ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'vs express', 'target', 'result'],
   rows.map(([m, baseline, target]) => {
+    // The data-file row is compared with the express POST measured next to it, in its own turns.
     const percent = baseline ? (m.rps / baseline.rps) * 100 : undefined
     const pass = target === undefined || percent >= target
     if (!pass) missed++

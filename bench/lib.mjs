@@ -121,6 +121,28 @@ export async function startServer(script, args, readyPath) {
   return { port, child, stop: () => stop(child) }
 }
 
+const SCALE_SERVER = fileURLToPath(new URL('./scale-server.mjs', import.meta.url))
+
+/**
+ * Starts bench/scale-server.mjs (a sandbox seeded through the store's bulk path) and resolves with
+ * what it reports once it serves: url, rss, seed and compaction times; `wallMs` from spawn to that.
+ */
+export function startScaleServer(args) {
+  const started = performance.now()
+  const child = spawn(process.execPath, ['--expose-gc', '--max-old-space-size=4096', SCALE_SERVER, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] })
+  return new Promise((resolve, reject) => {
+    let out = ''
+    child.stdout.setEncoding('utf8').on('data', (chunk) => {
+      out += chunk
+      const line = out.split('\n').find((l) => l.startsWith('{'))
+      if (line) resolve({ child, wallMs: performance.now() - started, ...JSON.parse(line) })
+    })
+    child.once('exit', (code) => reject(new Error(`scale-server exited with ${code}`)))
+  })
+}
+
+export const stopScaleServer = (child) => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM')))
+
 export function percentile(values, p) {
   const sorted = [...values].sort((a, b) => a - b)
   const rank = Math.ceil((p / 100) * sorted.length) - 1

@@ -2,56 +2,52 @@
 // memory and on a data file (CONTRACT.md section 18): create rate over HTTP, memory per payment,
 // list latency with filters, compaction time and restart time. Payments are seeded through the
 // store's bulk path in a child process (bench/scale-server.mjs), since a million over HTTP takes long.
-import { spawn } from 'node:child_process'
 import { mkdtempSync, rmSync } from 'node:fs'
 import { Agent } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
-import { fileURLToPath } from 'node:url'
-import { fetchJson, fixed, percentile, printTable, ROOT } from './lib.mjs'
+import { cpuMs, fetchJson, fixed, percentile, printTable, startScaleServer, stopScaleServer } from './lib.mjs'
 
 const { values } = parseArgs({ options: { payments: { type: 'string', default: '100000' } } })
 const N = Number(values.payments)
-const SERVER = fileURLToPath(new URL('./scale-server.mjs', import.meta.url))
 const KEY = 'sk_test_sandbox_default_key'
 const EXTERNAL = '0x52908400098527886E0F7030069857D2E4169EE7'
-
-function startServer(args) {
-  const started = performance.now()
-  const child = spawn(process.execPath, ['--expose-gc', '--max-old-space-size=4096', SERVER, ...args], { cwd: ROOT, stdio: ['ignore', 'pipe', 'inherit'] })
-  return new Promise((resolve, reject) => {
-    let out = ''
-    child.stdout.setEncoding('utf8').on('data', (chunk) => {
-      out += chunk
-      const line = out.split('\n').find((l) => l.startsWith('{'))
-      if (line) resolve({ child, wallMs: performance.now() - started, ...JSON.parse(line) })
-    })
-    child.once('exit', (code) => reject(new Error(`scale-server exited with ${code}`)))
-  })
-}
-
-const stopServer = (child) => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM')))
 
 const call = (agent, url, method, path, body) =>
   fetchJson(Number(new URL(url).port), path, { method, agent, body, headers: { authorization: `Bearer ${KEY}` } })
 
-async function measure(url) {
+/** Every combination of the four list filters (16, the empty one included), with the newest payment's values so none is empty, then a deep page. */
+function listQueries(first) {
+  const values = [['status', first.status], ['currency', first.currency], ['source_wallet', first.source], ['recipient_id', first.destination]]
+  const queries = []
+  for (let mask = 0; mask < 16; mask++) {
+    const picked = values.filter((_, bit) => mask & (1 << bit))
+    queries.push({ name: picked.map(([name]) => name).join(' + ') || '(none)', query: picked.map(([name, value]) => `${name}=${value}`).join('&') })
+  }
+  queries.push({ name: 'offset=5000&limit=100', query: 'offset=5000&limit=100' })
+  return queries
+}
+
+async function measure({ url, child }) {
   const agent = new Agent({ keepAlive: true, maxSockets: 8 })
   const first = (await call(agent, url, 'GET', '/v1/payments?limit=1')).body.data[0]
-  const filters = [
-    '', 'status=pending', 'currency=USDC', `source_wallet=${first.source}`, `recipient_id=${first.destination}`,
-    'status=completed&currency=USDT', `status=pending&currency=${first.currency}&source_wallet=${first.source}`, 'offset=5000&limit=100',
-  ]
-  const times = []
+  const queries = listQueries(first)
+  const times = queries.map(() => [])
+  // The server's CPU time per list request: on a busy machine a steadier figure than latency.
+  const cpuBefore = cpuMs(child.pid)
   for (let round = 0; round < 40; round++) {
-    for (const filter of filters) {
+    for (const [i, { query }] of queries.entries()) {
       const t = performance.now()
-      const res = await call(agent, url, 'GET', `/v1/payments?${filter}`)
-      times.push(performance.now() - t)
-      if (res.status !== 200) throw new Error(`GET /v1/payments?${filter} answered ${res.status}`)
+      const res = await call(agent, url, 'GET', `/v1/payments?${query}`)
+      times[i].push(performance.now() - t)
+      if (res.status !== 200) throw new Error(`GET /v1/payments?${query} answered ${res.status}`)
+      if (round === 0 && res.body.pagination.total === 0) throw new Error(`GET /v1/payments?${query} found nothing`)
     }
   }
+  const cpuAfter = cpuMs(child.pid)
+  const listCpuUs = cpuBefore === undefined ? undefined : ((cpuAfter - cpuBefore) * 1000) / times.flat().length
+  const lists = queries.map(({ name }, i) => ({ name, p50: percentile(times[i], 50), p99: percentile(times[i], 99) }))
   const wallets = (await call(agent, url, 'GET', '/v1/wallets?currency=USDC&type=institutional&limit=100')).body.data
   const source = wallets.find((w) => w.network === 'polygon').id
   const creates = 1000
@@ -65,30 +61,43 @@ async function measure(url) {
   }))
   const createRate = creates / ((performance.now() - t) / 1000)
   agent.destroy()
-  return { p50: percentile(times, 50), p99: percentile(times, 99), createRate }
+  return { p50: percentile(times.flat(), 50), p99: percentile(times.flat(), 99), worstP50: Math.max(...lists.map((l) => l.p50)), lists, listCpuUs, createRate }
 }
+
+const cpuCell = (us) => (us === undefined ? '—' : `${fixed(us, 0)} µs`)
 
 const dir = mkdtempSync(join(tmpdir(), 'wallet-sandbox-scale-'))
 const rows = []
+const measured = []
 try {
-  const empty = await startServer([])
-  await stopServer(empty.child)
+  const empty = await startScaleServer([])
+  await stopScaleServer(empty.child)
   const perPayment = (rss) => `${fixed((rss - empty.rss) / N, 0)} B`
 
-  const memory = await startServer(['--seed', String(N)])
-  const m = await measure(memory.url)
-  rows.push(['memory', N, fixed(m.createRate, 0), perPayment(memory.rss), `${fixed(m.p50, 2)} ms`, `${fixed(m.p99, 2)} ms`, '-', '-', '-', `${fixed(memory.seedMs / 1000, 1)} s`])
-  await stopServer(memory.child)
+  const memory = await startScaleServer(['--seed', String(N)])
+  const m = await measure(memory)
+  measured.push(m)
+  rows.push(['memory', N, fixed(m.createRate, 0), perPayment(memory.rss), `${fixed(m.p50, 2)} ms`, `${fixed(m.worstP50, 2)} ms`, `${fixed(m.p99, 2)} ms`, cpuCell(m.listCpuUs), '-', '-', '-', '-', `${fixed(memory.seedMs / 1000, 1)} s`])
+  await stopScaleServer(memory.child)
 
   const file = join(dir, 'ledger.json')
-  const writer = await startServer(['--data-file', file, '--seed', String(N), '--compact'])
-  await stopServer(writer.child)
-  const reader = await startServer(['--data-file', file])
-  const f = await measure(reader.url)
-  rows.push(['data file (batched)', N, fixed(f.createRate, 0), perPayment(reader.rss), `${fixed(f.p50, 2)} ms`, `${fixed(f.p99, 2)} ms`, `${fixed(writer.compactMs / 1000, 1)} s`, `${fixed(writer.compactStallMs, 1)} ms`, `${fixed(reader.wallMs / 1000, 1)} s`, `${fixed(writer.seedMs / 1000, 1)} s`])
-  await stopServer(reader.child)
+  const writer = await startScaleServer(['--data-file', file, '--seed', String(N), '--compact'])
+  await stopScaleServer(writer.child)
+  const reader = await startScaleServer(['--data-file', file])
+  const restartCpu = cpuMs(reader.child.pid)
+  const f = await measure(reader)
+  measured.push(f)
+  rows.push(['data file (batched)', N, fixed(f.createRate, 0), perPayment(reader.rss), `${fixed(f.p50, 2)} ms`, `${fixed(f.worstP50, 2)} ms`, `${fixed(f.p99, 2)} ms`, cpuCell(f.listCpuUs), `${fixed(writer.compactMs / 1000, 1)} s`, `${fixed(writer.compactStallMs, 1)} ms`, `${fixed(reader.wallMs / 1000, 1)} s`, restartCpu === undefined ? '—' : `${fixed(restartCpu / 1000, 1)} s`, `${fixed(writer.seedMs / 1000, 1)} s`])
+  await stopScaleServer(reader.child)
 } finally {
   rmSync(dir, { recursive: true, force: true })
 }
-printTable(`${N.toLocaleString('en')} payments (create rate: POST /v1/payments/s, 8 concurrent; list: GET /v1/payments with 8 filter combinations; RSS above an empty sandbox)`,
-  ['mode', 'payments', 'creates/s', 'RSS/payment', 'list p50', 'list p99', 'compaction', 'longest stall (≤ 50 ms)', 'restart', 'bulk seed'], rows)
+printTable(`${N.toLocaleString('en')} payments (create rate: POST /v1/payments/s, 8 concurrent; list: GET /v1/payments, every filter combination and a deep page; RSS above an empty sandbox after a GC)`,
+  ['mode', 'payments', 'creates/s', 'RSS/payment', 'list p50', 'worst combination p50 (≤ 2 ms)', 'list p99', 'server CPU per list', 'compaction', 'longest stall (≤ 50 ms)', 'restart (≤ 10 s)', 'restart CPU', 'bulk seed'], rows)
+printTable(`GET /v1/payments at ${N.toLocaleString('en')} payments, by filter combination (40 requests each, one connection; target p50 ≤ 2 ms)`,
+  ['filters', 'memory p50', 'memory p99', 'data file p50', 'data file p99', 'result'],
+  measured[0].lists.map((list, i) => {
+    const other = measured[1]?.lists[i]
+    const worst = Math.max(list.p50, other?.p50 ?? 0)
+    return [list.name, `${fixed(list.p50, 2)} ms`, `${fixed(list.p99, 2)} ms`, other ? `${fixed(other.p50, 2)} ms` : '-', other ? `${fixed(other.p99, 2)} ms` : '-', worst <= 2 ? 'pass' : 'miss']
+  }))

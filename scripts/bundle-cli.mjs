@@ -14,29 +14,54 @@ const dist = fileURLToPath(new URL('../dist/', import.meta.url))
 const bundleFile = `${dist}cli.bundle.cjs`
 
 /**
+ * An esbuild plugin that bundles a stand-in for `dependency` instead of the package: `members`
+ * (module.exports of the stand-in, as source) reach the real package through `load()`, which
+ * requires it from express's own dependencies on first use.
+ */
+function onFirstUse(dependency, members) {
+  return {
+    name: `${dependency}-on-first-use`,
+    setup(build) {
+      build.onResolve({ filter: new RegExp(`^${dependency}$`) }, () => ({ path: dependency, namespace: `${dependency}-on-first-use` }))
+      build.onLoad({ filter: /.*/, namespace: `${dependency}-on-first-use` }, () => ({
+        loader: 'js',
+        contents: `const { createRequire } = require('node:module')
+const expressPackage = 'express' // not a literal in require.resolve(), which esbuild would try to bundle
+let real
+const load = () => (real ??= createRequire(require.resolve(expressPackage))(${JSON.stringify(dependency)}))
+module.exports = ${members}`,
+      }))
+    },
+  }
+}
+
+/**
  * express re-exports body-parser's parsers as it loads, which loads body-parser and, under it,
  * iconv-lite's encoding tables (a third of the bundle). The sandbox never calls those parsers
- * (src/http/middleware/body.ts reads request bodies), so the bundle carries a stand-in that loads body-parser
- * from express's own dependencies on first call.
+ * (src/http/middleware/body.ts reads request bodies).
  */
-const bodyParserOnFirstUse = {
-  name: 'body-parser-on-first-use',
-  setup(build) {
-    build.onResolve({ filter: /^body-parser$/ }, () => ({ path: 'body-parser', namespace: 'on-first-use' }))
-    build.onLoad({ filter: /.*/, namespace: 'on-first-use' }, () => ({
-      loader: 'js',
-      contents: `const { createRequire } = require('node:module')
-const expressPackage = 'express' // not a literal in require.resolve(), which esbuild would try to bundle
-const load = () => createRequire(require.resolve(expressPackage))('body-parser')
-module.exports = {
+const bodyParserOnFirstUse = onFirstUse('body-parser', `{
   json: (options) => load().json(options),
   raw: (options) => load().raw(options),
   text: (options) => load().text(options),
   urlencoded: (options) => load().urlencoded(options),
-}`,
-    }))
-  },
-}
+}`)
+
+/**
+ * mime-types builds its maps from mime-db (about 2,000 types) as it loads, and express, send,
+ * accepts and type-is all load it at the top. The sandbox sets its own Content-Type headers
+ * (express calls mime-types from res.type/res.set, which the sandbox's answers do not go through).
+ */
+const mimeTypesOnFirstUse = onFirstUse('mime-types', `{
+  charset: (type) => load().charset(type),
+  charsets: { lookup: (type) => load().charset(type) },
+  contentType: (type) => load().contentType(type),
+  extension: (type) => load().extension(type),
+  lookup: (path) => load().lookup(path),
+  get extensions() { return load().extensions },
+  get types() { return load().types },
+  get _extensionConflicts() { return load()._extensionConflicts },
+}`)
 
 await build({
   stdin: { contents: "export { main } from './src/cli.ts'\n", resolveDir: '.', loader: 'ts', sourcefile: 'cli-entry.ts' },
@@ -45,7 +70,7 @@ await build({
   format: 'cjs',
   target: 'node20',
   outfile: bundleFile,
-  plugins: [bodyParserOnFirstUse],
+  plugins: [bodyParserOnFirstUse, mimeTypesOnFirstUse],
   // Names are not minified, so stack traces in the logs stay readable.
   minifyWhitespace: true,
   minifySyntax: true,

@@ -22,6 +22,7 @@ import type { AppDeps } from './http/context.js'
 import { createFaults } from './http/middleware/faults.js'
 import { createIdempotency } from './http/middleware/idempotency.js'
 import { createSignatureChecks } from './http/middleware/signature.js'
+import { createIdempotencyRecords } from './ledger/idempotency-records.js'
 import { createRateLimiter } from './http/middleware/rate-limit.js'
 import { createRequestJournal } from './control/request-journal.js'
 import type { AnyRoute } from './http/route.js'
@@ -131,7 +132,7 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
   const http: HttpServices = {
     limiter: config.rateLimit > 0 ? createRateLimiter(config.rateLimit) : undefined,
     signatures: createSignatureChecks({ signingSecret: config.signingSecret, maxAgeSeconds: config.signatureMaxAge / 1000, realTime: options.realTime ?? wallClockMs }),
-    idempotency: createIdempotency({ store, clock }),
+    idempotency: createIdempotency({ records: createIdempotencyRecords(store), clock }),
     requestIds: createRng(config.seed, 'requests'),
     checkControlToken(header) {
       if (config.controlToken === undefined) return

@@ -54,7 +54,7 @@ export function createRouteHandler(route: AnyRoute, deps: AppDeps, http: HttpSer
 
       const idempotencyKey = req.headers['idempotency-key']
       if (route.method === 'post' && route.auth !== 'control' && idempotencyKey !== undefined && ctx.account) {
-        const outcome = http.idempotency.begin(ctx.account, 'POST', req.path, String(idempotencyKey), body, requestId)
+        const outcome = http.idempotency.begin(ctx.account.account.id, 'POST', req.path, String(idempotencyKey), body, requestId)
         if (outcome.kind === 'replay') {
           const { record } = outcome
           res.setHeader('X-Request-Id', record.request_id)
@@ -67,7 +67,7 @@ export function createRouteHandler(route: AnyRoute, deps: AppDeps, http: HttpSer
       const fault = await http.faults?.before(req, res, ctx)
       if (fault === 'drop' || fault === 'timeout') {
         // Nothing ran: a retry with the same Idempotency-Key must run anew.
-        if (idempotent) http.idempotency.abandon(ctx.account, idempotent)
+        if (idempotent) http.idempotency.abandon(ctx.account.account.id, idempotent)
         http.faults!.cut(res, fault)
         return
       }
@@ -88,13 +88,13 @@ export function createRouteHandler(route: AnyRoute, deps: AppDeps, http: HttpSer
       const rendered: Rendered = route.list
         ? renderList(result as ListResult<unknown>, input.query as { limit: number; offset: number }, requestId)
         : renderResource(route.status, result, requestId, route.raw ? 'bare' : envelope)
-      if (idempotent) http.idempotency.complete(ctx.account, idempotent, rendered.status, rendered.text)
+      if (idempotent) http.idempotency.complete(ctx.account.account.id, idempotent, rendered.status, rendered.text)
       answer(rendered)
     } catch (error) {
       const rendered = renderError(error, requestId, http.logError)
       if (idempotent) {
-        if (validated) http.idempotency.complete(ctx.account, idempotent, rendered.status, rendered.text)
-        else http.idempotency.abandon(ctx.account, idempotent)
+        if (validated) http.idempotency.complete(ctx.account.account.id, idempotent, rendered.status, rendered.text)
+        else http.idempotency.abandon(ctx.account.account.id, idempotent)
       }
       answer(rendered)
     }

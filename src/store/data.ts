@@ -35,7 +35,8 @@ export function accountToData(state: AccountState): AccountData {
 
 export function accountFromData(data: AccountData): AccountState {
   const payments = new PaymentIndex()
-  for (const p of data.payments) payments.add(decodePayment(p))
+  // In creation order, as the index takes them (a restored document could list them otherwise).
+  for (const p of [...data.payments].sort((a, b) => a.seq - b.seq)) payments.add(decodePayment(p))
   return {
     account: { ...data.account },
     rng: restoreRng(data.rng_state as RngState),

@@ -1,4 +1,5 @@
 import { mkdirSync, statSync } from 'node:fs'
+import { unlink } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { createJournalWriter } from './journal-writer.js'
 import { encodeJournalLine } from './lines.js'
@@ -49,7 +50,8 @@ export async function openFileStore(options: StoreOptions & { dataFile: string }
       journal.rotate(journalPath(path, generation))
       const written = await writeSnapshot(path, state, generation, now())
       snapshotBytes = written.bytes
-      removeObsolete([previous])
+      // Unlinking a journal of hundreds of megabytes takes a while: not on the event loop.
+      await unlink(previous)
     })()
       .catch(onError)
       .finally(() => (compacting = undefined))

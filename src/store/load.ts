@@ -71,9 +71,9 @@ function listJournals(path: string): Array<{ file: string; generation: number }>
 }
 
 async function readHeader(path: string): Promise<z.infer<typeof SnapshotHeaderSchema> | undefined> {
-  for await (const line of readLines(path)) {
+  for await (const [line] of readLines(path)) {
     try {
-      return SnapshotHeaderSchema.safeParse(JSON.parse(line.text)).data
+      return SnapshotHeaderSchema.safeParse(JSON.parse(line!.text)).data
     } catch {
       return undefined
     }
@@ -98,22 +98,24 @@ function describe(error: unknown): string {
 async function loadSnapshot(path: string, state: State): Promise<void> {
   let trailer: Line | undefined
   let records = 0
-  for await (const line of readLines(path)) {
-    if (line.number === 1) continue
-    if (trailer) throw damaged(path, line, 'there is a line after the end of the snapshot')
-    if (!line.terminated) throw damaged(path, line, 'the snapshot ends in the middle of a line')
-    try {
-      const value: unknown = JSON.parse(line.text)
-      if (value !== null && typeof value === 'object' && 'end' in value) {
-        const end = SnapshotTrailerSchema.parse(value)
-        if (end.records !== records) throw new Error(`the snapshot announces ${end.records} records but holds ${records}`)
-        trailer = line
-        continue
+  for await (const lines of readLines(path)) {
+    for (const line of lines) {
+      if (line.number === 1) continue
+      if (trailer) throw damaged(path, line, 'there is a line after the end of the snapshot')
+      if (!line.terminated) throw damaged(path, line, 'the snapshot ends in the middle of a line')
+      try {
+        const value: unknown = JSON.parse(line.text)
+        if (value !== null && typeof value === 'object' && 'end' in value) {
+          const end = SnapshotTrailerSchema.parse(value)
+          if (end.records !== records) throw new Error(`the snapshot announces ${end.records} records but holds ${records}`)
+          trailer = line
+          continue
+        }
+        state.load(decodeSnapshotLine(value))
+        records++
+      } catch (error) {
+        throw damaged(path, line, describe(error))
       }
-      state.load(decodeSnapshotLine(value))
-      records++
-    } catch (error) {
-      throw damaged(path, line, describe(error))
     }
   }
   if (!trailer) throw new StoreLoadError(`Data file ${path} is damaged: it ends after ${records} records, without the snapshot's last line ({"end":true,…}). Nothing was changed; restore a backup or pass another --data-file.`)
@@ -122,24 +124,26 @@ async function loadSnapshot(path: string, state: State): Promise<void> {
 /** Answers the number of the last change set read. */
 async function replayJournal(file: string, state: State, log: LoadLog, last: boolean, previousSeq: number): Promise<number> {
   let previous = previousSeq
-  for await (const line of readLines(file)) {
-    if (!line.terminated && last) {
-      // Only a crash in the middle of the very last write leaves this; that change was never acknowledged as durable.
-      log.warn(`Data file ${file}: dropped a torn last line (line ${line.number}, byte offset ${line.offset}, ${Buffer.byteLength(line.text)} bytes), left by a write cut short; the file now ends before it.`)
-      truncateSync(file, line.offset)
-      return previous
-    }
-    try {
-      const entry = decodeJournalLine(JSON.parse(line.text))
-      if (entry.seq <= previous) throw new Error(`change ${entry.seq} follows change ${previous}; the journal is out of order`)
-      previous = entry.seq
-      state.apply(entry.changes, true)
-      for (const [id, rng] of Object.entries(entry.rng)) {
-        const account = state.accounts.get(id)
-        if (account) account.rng = restoreRng(rng)
+  for await (const lines of readLines(file)) {
+    for (const line of lines) {
+      if (!line.terminated && last) {
+        // Only a crash in the middle of the very last write leaves this; that change was never acknowledged as durable.
+        log.warn(`Data file ${file}: dropped a torn last line (line ${line.number}, byte offset ${line.offset}, ${Buffer.byteLength(line.text)} bytes), left by a write cut short; the file now ends before it.`)
+        truncateSync(file, line.offset)
+        return previous
       }
-    } catch (error) {
-      throw damaged(file, line, describe(error))
+      try {
+        const entry = decodeJournalLine(JSON.parse(line.text))
+        if (entry.seq <= previous) throw new Error(`change ${entry.seq} follows change ${previous}; the journal is out of order`)
+        previous = entry.seq
+        state.apply(entry.changes, true)
+        for (const [id, rng] of Object.entries(entry.rng)) {
+          const account = state.accounts.get(id)
+          if (account) account.rng = restoreRng(rng)
+        }
+      } catch (error) {
+        throw damaged(file, line, describe(error))
+      }
     }
   }
   return previous

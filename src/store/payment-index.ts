@@ -1,3 +1,4 @@
+import { FacetIndex } from './facet-index.js'
 import type { PaymentRecord, PaymentStatus } from '../model/records.js'
 
 export interface PaymentFilter {
@@ -8,24 +9,25 @@ export interface PaymentFilter {
 }
 
 /**
- * One account's payments with an index per filter, so that a list with a million payments costs
- * what the page costs, not a scan. Immutable attributes (currency, recipient, source) index into
- * append-only arrays kept in creation order; status changes move a payment between sorted arrays.
+ * One account's payments, indexed for every combination of the list's filters (facet-index.ts), so
+ * that a list with a million payments costs what the page costs, whichever filters it names.
  */
 export class PaymentIndex {
   private readonly byId = new Map<string, PaymentRecord>()
-  private readonly all: PaymentRecord[] = []
-  private readonly byStatus = new Map<PaymentStatus, PaymentRecord[]>()
-  private readonly byCurrency = new Map<string, PaymentRecord[]>()
-  private readonly byRecipient = new Map<string, PaymentRecord[]>()
-  private readonly bySource = new Map<string, PaymentRecord[]>()
+  // Highest cardinality first (see FacetIndex): recipients, source wallets, currencies, statuses.
+  // A payment's currency is its source wallet's.
+  private readonly facets = new FacetIndex<PaymentRecord>(
+    [{ key: (p) => recipientKey(p.destination) }, { key: (p) => p.source }, { key: (p) => p.currency, impliedBy: 1 }, { key: (p) => p.status }],
+    (p) => p.seq,
+  )
 
   get size(): number {
-    return this.all.length
+    return this.facets.all.length
   }
 
   nextSeq(): number {
-    return this.all.length === 0 ? 1 : this.all[this.all.length - 1]!.seq + 1
+    const { all } = this.facets
+    return all.length === 0 ? 1 : all[all.length - 1]!.seq + 1
   }
 
   get(id: string): PaymentRecord | undefined {
@@ -33,96 +35,41 @@ export class PaymentIndex {
   }
 
   values(): readonly PaymentRecord[] {
-    return this.all
+    return this.facets.all
   }
 
   add(payment: PaymentRecord): void {
     this.byId.set(payment.id, payment)
-    this.all.push(payment)
-    bucket(this.byCurrency, payment.currency).push(payment)
-    bucket(this.byRecipient, recipientKey(payment.destination)).push(payment)
-    bucket(this.bySource, payment.source).push(payment)
-    insertSorted(bucket(this.byStatus, payment.status), payment)
+    this.facets.add(payment)
   }
 
-  /** Call after changing `payment.status` from `previous`. */
+  /** Call after changing `payment.status` from `previous` (the only field of a payment a list filters by that changes). */
   statusChanged(payment: PaymentRecord, previous: PaymentStatus): void {
     if (previous === payment.status) return
-    removeSorted(bucket(this.byStatus, previous), payment)
-    insertSorted(bucket(this.byStatus, payment.status), payment)
+    const keys = this.facets.keysOf(payment)
+    keys[STATUS] = previous
+    this.facets.changed(payment, keys)
   }
 
   /** Payments to or from a wallet that are not final yet. */
   hasOpenPayments(walletId: string): boolean {
-    const open = (p: PaymentRecord) => p.status === 'pending' || p.status === 'processing'
-    return (this.bySource.get(walletId) ?? []).some(open) || (this.byRecipient.get(walletId) ?? []).some(open)
+    return OPEN.some((status) => this.count({ source_wallet: walletId, status }) > 0 || this.count({ recipient_id: walletId, status }) > 0)
   }
 
   /** Newest first. */
   list(filter: PaymentFilter, offset: number, limit: number): { items: PaymentRecord[]; total: number } {
-    const candidates: PaymentRecord[][] = []
-    if (filter.status) candidates.push(this.byStatus.get(filter.status) ?? [])
-    if (filter.currency) candidates.push(this.byCurrency.get(filter.currency) ?? [])
-    if (filter.recipient_id) candidates.push(this.byRecipient.get(recipientKey(filter.recipient_id)) ?? [])
-    if (filter.source_wallet) candidates.push(this.bySource.get(filter.source_wallet) ?? [])
-    if (candidates.length === 0) candidates.push(this.all)
-    // Walk the smallest index and test the other filters on each payment.
-    candidates.sort((a, b) => a.length - b.length)
-    const [smallest] = candidates as [PaymentRecord[]]
-    if (candidates.length === 1) {
-      const end = Math.max(smallest.length - offset, 0)
-      return { items: smallest.slice(Math.max(end - limit, 0), end).reverse(), total: smallest.length }
-    }
-    const items: PaymentRecord[] = []
-    let total = 0
-    for (let i = smallest.length - 1; i >= 0; i--) {
-      const payment = smallest[i]!
-      if (!matches(payment, filter)) continue
-      if (total >= offset && items.length < limit) items.push(payment)
-      total++
-    }
-    return { items, total }
+    const recipient = filter.recipient_id === undefined ? undefined : recipientKey(filter.recipient_id)
+    return this.facets.query([recipient, filter.source_wallet, filter.currency, filter.status], offset, limit)
+  }
+
+  private count(filter: PaymentFilter): number {
+    return this.list(filter, 0, 0).total
   }
 }
+
+const STATUS = 3
+const OPEN: readonly PaymentStatus[] = ['pending', 'processing']
 
 /** EVM addresses compare case-insensitively; wallet ids and other addresses as they are. */
 export const recipientKey = (destination: string) =>
   destination.startsWith('0x') || destination.startsWith('0X') ? destination.toLowerCase() : destination
-
-function matches(payment: PaymentRecord, filter: PaymentFilter): boolean {
-  return (
-    (!filter.status || payment.status === filter.status) &&
-    (!filter.currency || payment.currency === filter.currency) &&
-    (!filter.recipient_id || recipientKey(payment.destination) === recipientKey(filter.recipient_id)) &&
-    (!filter.source_wallet || payment.source === filter.source_wallet)
-  )
-}
-
-function bucket<K>(map: Map<K, PaymentRecord[]>, key: K): PaymentRecord[] {
-  let list = map.get(key)
-  if (!list) map.set(key, (list = []))
-  return list
-}
-
-/** Index of the first payment with seq >= `seq`. */
-function lowerBound(list: PaymentRecord[], seq: number): number {
-  let low = 0
-  let high = list.length
-  while (low < high) {
-    const mid = (low + high) >> 1
-    if (list[mid]!.seq < seq) low = mid + 1
-    else high = mid
-  }
-  return low
-}
-
-function insertSorted(list: PaymentRecord[], payment: PaymentRecord): void {
-  const last = list[list.length - 1]
-  if (!last || last.seq < payment.seq) list.push(payment)
-  else list.splice(lowerBound(list, payment.seq), 0, payment)
-}
-
-function removeSorted(list: PaymentRecord[], payment: PaymentRecord): void {
-  const index = lowerBound(list, payment.seq)
-  if (list[index] === payment) list.splice(index, 1)
-}

@@ -1,5 +1,4 @@
-import { closeSync, fsyncSync, openSync, renameSync } from 'node:fs'
-import { open } from 'node:fs/promises'
+import { open, rename } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { POSTINGS_LOG, put, type Change } from './changes.js'
 import { encodeChange, SNAPSHOT_FORMAT } from './lines.js'
@@ -85,21 +84,21 @@ export async function writeSnapshot(path: string, state: State, journal: number,
   } finally {
     await file.close()
   }
-  renameSync(temporary, path)
-  syncDirectory(dirname(path))
+  // Not the synchronous calls: on a busy disk a rename or a directory's fsync can hold the event loop for long.
+  await rename(temporary, path)
+  await syncDirectory(dirname(path))
   return { records, bytes }
 }
 
 /** The rename itself is durable only once the directory is. */
-function syncDirectory(directory: string): void {
+async function syncDirectory(directory: string): Promise<void> {
+  let handle
   try {
-    const fd = openSync(directory, 'r')
-    try {
-      fsyncSync(fd)
-    } finally {
-      closeSync(fd)
-    }
+    handle = await open(directory, 'r')
+    await handle.sync()
   } catch {
     // Some platforms cannot open a directory; the rename is still atomic there.
+  } finally {
+    await handle?.close()
   }
 }

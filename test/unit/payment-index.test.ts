@@ -105,6 +105,30 @@ describe('PaymentIndex', () => {
     }
   })
 
+  it('answers all 16 combinations of the four filters like a full scan, after status changes too', () => {
+    const { index, records } = sampleIndex()
+    const values = { status: ['pending', 'completed'], currency: ['USDC', 'USDT'], recipient_id: [EVM.toLowerCase(), 'wal_c'], source_wallet: ['wal_a', 'wal_b'] } as const
+    const check = () => {
+      for (let mask = 0; mask < 16; mask++) {
+        for (let pick = 0; pick < 16; pick++) {
+          const filter: Record<string, string> = {}
+          Object.entries(values).forEach(([name, options], bit) => {
+            if (mask & (1 << bit)) filter[name] = options[(pick >> bit) & 1]!
+          })
+          const page = index.list(filter as PaymentFilter, 0, 100)
+          expect({ filter, seqs: ids(page.items), total: page.total }).toEqual({ filter, seqs: scan(records, filter as PaymentFilter), total: scan(records, filter as PaymentFilter).length })
+        }
+      }
+    }
+    check()
+    for (const seq of [2, 5, 8, 12]) {
+      const record = records[seq - 1]!
+      record.status = 'completed'
+      index.statusChanged(record, 'pending')
+    }
+    check()
+  })
+
   it('moves a payment between status lists when its status changes, keeping newest first', () => {
     const { index, records } = sampleIndex()
     const move = (seq: number, to: PaymentStatus) => {

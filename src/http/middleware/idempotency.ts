@@ -1,9 +1,7 @@
 import type { Clock } from '../../clock.js'
 import { ApiError } from '../../errors.js'
+import type { IdempotencyRecords } from '../../ledger/idempotency-records.js'
 import type { IdempotencyRecord } from '../../model/records.js'
-import type { AccountState } from '../../store/account-state.js'
-import type { Store } from '../../store/store.js'
-import { put, remove } from '../../store/changes.js'
 import type { RawBody } from './body.js'
 
 const DAY_MS = 24 * 60 * 60 * 1000
@@ -15,16 +13,15 @@ export type IdempotencyOutcome = { kind: 'replay'; record: IdempotencyRecord } |
  * `Idempotency-Key` on POST (CONTRACT.md section 6): the first request runs and its answer is kept
  * for 24 hours of sandbox time; a retry with the same body gets that answer byte for byte.
  */
-export function createIdempotency(deps: { store: Store; clock: Clock }) {
-  const { store, clock } = deps
-  const forget = (account: AccountState, record: IdempotencyRecord) => store.apply([remove('idempotency', account.account.id, record.scope)])
+export function createIdempotency(deps: { records: IdempotencyRecords; clock: Clock }) {
+  const { records, clock } = deps
 
   return {
-    begin(account: AccountState, method: string, path: string, header: string, body: RawBody, requestId: string): IdempotencyOutcome {
+    begin(accountId: string, method: string, path: string, header: string, body: RawBody, requestId: string): IdempotencyOutcome {
       const key = parseKey(header)
       const scope = `${method} ${path} ${key}`
       const fingerprint = fingerprintOf(body)
-      const existing = account.idempotency.get(scope)
+      const existing = records.find(accountId, scope)
       if (existing && existing.expires_at > clock.now()) {
         if (existing.fingerprint !== fingerprint) {
           throw new ApiError('idempotency_key_reused', `Idempotency-Key '${key}' was already used with a different request body; use a new key for a new request.`)
@@ -44,26 +41,20 @@ export function createIdempotency(deps: { store: Store; clock: Clock }) {
         created_at: clock.nowIso(),
         expires_at: clock.now() + DAY_MS,
       }
-      // An expired record goes first, so the new one is a new object: the old one's expiry timer checks identity.
-      store.apply([...(existing ? [remove('idempotency', account.account.id, scope)] : []), put('idempotency', account.account.id, scope, record)])
+      // A new object even in place of an expired record: the old one's expiry timer checks identity.
+      records.start(accountId, record)
       return { kind: 'fresh', record }
     },
 
     /** Keeps the answer to replay it. */
-    complete(account: AccountState, record: IdempotencyRecord, status: number, body: string): void {
-      store.apply([put('idempotency', account.account.id, record.scope, { ...record, state: 'done', status, body })])
-      clock.schedule(
-        record.expires_at - clock.now(),
-        () => {
-          if (account.idempotency.get(record.scope) === record) forget(account, record)
-        },
-        account.account.id,
-      )
+    complete(accountId: string, record: IdempotencyRecord, status: number, body: string): void {
+      records.finish(accountId, record, status, body)
+      clock.schedule(record.expires_at - clock.now(), () => records.forget(accountId, record), accountId)
     },
 
     /** The request ended before validation passed: nothing is kept (CONTRACT.md section 6). */
-    abandon(account: AccountState, record: IdempotencyRecord): void {
-      if (account.idempotency.get(record.scope) === record) forget(account, record)
+    abandon(accountId: string, record: IdempotencyRecord): void {
+      records.forget(accountId, record)
     },
   }
 }
