@@ -1,5 +1,6 @@
 import * as z from 'zod'
 import { SHIPPED_FIXTURES_DIR } from './fixtures.js'
+import { WebhookUrlSchema } from './schemas/webhook-url.js'
 
 export const DEFAULT_FIXTURES_DIR = SHIPPED_FIXTURES_DIR
 export const DEFAULT_CLOCK_START = '2026-01-01T00:00:00.000Z'
@@ -59,7 +60,7 @@ export const ConfigSchema = z.object({
   clock: z.enum(['real', 'manual']).default('real'),
   clockStart: z.iso.datetime({ offset: true }).default(DEFAULT_CLOCK_START),
   controlToken: z.string().min(1).optional(),
-  webhookUrl: z.url({ protocol: /^https?$/ }).optional(),
+  webhookUrl: WebhookUrlSchema.optional(),
   webhookSecret: z.string().regex(/^whsec_[A-Za-z0-9+/=]+$/, 'expected whsec_ followed by base64').optional(),
   webhookRetries: retryScheduleInput.default([5_000, 30_000, 120_000, 600_000, 3_600_000]),
   /** ms before a webhook attempt counts as failed. */
