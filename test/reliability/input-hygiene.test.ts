@@ -120,19 +120,15 @@ describe('CR/LF in client values', () => {
     const endpoint = (await sb.api.post('/v1/webhooks').set(sb.auth()).send({ url: receiver.url, description: `hooks\r\n${INJECTED}: endpoint` }).expect(201)).body.data
     receiver.secret = endpoint.secret
     const wallet = await institutionalWallet(sb, 'solana', 'SOL')
-    const created = await sb.api
-      .post('/v1/payments')
-      .set(sb.auth())
-      .set('Idempotency-Key', 'hygiene-1')
-      .send({
-        amount: '0.01', currency: 'SOL', source_wallet: wallet.id, recipient: RECIPIENT,
-        description: `rent\r\n${INJECTED}: description`,
-        metadata: { [`key\r\n${INJECTED}`]: 'x', order: `42\r\n${INJECTED}: metadata\r\n\r\n<html>` },
-      })
-      .expect(201)
+    const payment = {
+      amount: '0.01', currency: 'SOL', source_wallet: wallet.id, recipient: RECIPIENT,
+      description: `rent\r\n${INJECTED}: description`,
+      metadata: { [`key\r\n${INJECTED}`]: 'x', order: `42\r\n${INJECTED}: metadata\r\n\r\n<html>` },
+    }
+    const created = await sb.api.post('/v1/payments').set(sb.auth()).set('Idempotency-Key', 'hygiene-1').send(payment).expect(201)
     expect(Object.keys(created.headers)).not.toContain(INJECTED.toLowerCase())
     expect(created.body.data.metadata.order).toBe(`42\r\n${INJECTED}: metadata\r\n\r\n<html>`)
-    const replayed = await sb.api.post('/v1/payments').set(sb.auth()).set('Idempotency-Key', 'hygiene-1').send(created.request._data as object).expect(201)
+    const replayed = await sb.api.post('/v1/payments').set(sb.auth()).set('Idempotency-Key', 'hygiene-1').send(payment).expect(201)
     expect(replayed.headers['idempotent-replayed']).toBe('true')
     expect(Object.keys(replayed.headers)).not.toContain(INJECTED.toLowerCase())
 
