@@ -4,6 +4,7 @@ import { EVENT_TYPES } from '../model/events.js'
 import { CountSchema, DescriptionSchema, PageQuery, TimestampSchema } from './common.js'
 import { whenPresent } from './messages.js'
 import { WebhookUrlSchema } from './webhook-url.js'
+import { REQUEST_EXAMPLES } from './request-examples.js'
 
 /** `/v1/webhooks` and the control API's delivery log (CONTRACT.md sections 9 and 13). */
 
@@ -33,7 +34,7 @@ export const CreateWebhookEndpointSchema = z
     events: EventsSchema.optional(),
     description: DescriptionSchema.nullable().optional(),
   })
-  .meta({ id: 'CreateWebhookEndpointRequest' })
+  .meta({ id: 'CreateWebhookEndpointRequest', example: REQUEST_EXAMPLES.createWebhookEndpoint })
 
 export const UpdateWebhookEndpointSchema = z
   .strictObject({
@@ -42,7 +43,7 @@ export const UpdateWebhookEndpointSchema = z
     description: DescriptionSchema.nullable().optional(),
     status: z.enum(['enabled', 'disabled'], { error: "status must be 'enabled' or 'disabled'" }).optional(),
   })
-  .meta({ id: 'UpdateWebhookEndpointRequest' })
+  .meta({ id: 'UpdateWebhookEndpointRequest', example: REQUEST_EXAMPLES.updateWebhookEndpoint })
 
 export const ListWebhookEndpointsQuery = PageQuery.strict()
 

@@ -131,6 +131,6 @@ describe('the isolation sweep', () => {
     console.log(`isolation sweep: ${probes.length} probes (${new Set(probes.map((p) => p.kind)).size} resource kinds), ${leaks.length} leaks`)
     expect(leaks).toEqual([])
     // The sweep covers at least every id route there is today.
-    expect(probes.length).toBeGreaterThanOrEqual(10)
+    expect(probes.length).toBeGreaterThanOrEqual(12)
   })
 })
