@@ -1,6 +1,7 @@
 import * as z from 'zod'
 import { isStandardBase64 } from './key-material.js'
 import { SHIPPED_FIXTURES_DIR } from './fixtures.js'
+import { WebhookUrlSchema } from './schemas/webhook-url.js'
 
 export const DEFAULT_FIXTURES_DIR = SHIPPED_FIXTURES_DIR
 export const DEFAULT_CLOCK_START = '2026-01-01T00:00:00.000Z'
@@ -82,7 +83,7 @@ export const ConfigSchema = z.object({
   clock: z.enum(['real', 'manual']).default('real'),
   clockStart: z.iso.datetime({ offset: true }).default(DEFAULT_CLOCK_START),
   controlToken: z.string().min(1).optional(),
-  webhookUrl: z.url({ protocol: /^https?$/ }).optional(),
+  webhookUrl: WebhookUrlSchema.optional(),
   webhookSecret: z.string().regex(/^whsec_[A-Za-z0-9+/=]+$/, 'expected whsec_ followed by base64').optional(),
   /** Standard base64 (with padding): every key without signing material of its own must sign with HMAC-SHA256 under this secret, keyid `sandbox`. */
   signingSecret: z.string().refine(isStandardBase64, 'expected standard base64 with padding, such as the output of openssl rand -base64 32').optional(),

@@ -17,6 +17,7 @@ import { defaultConfiguredSecret } from './events/signing.js'
 import { createWebhookEngine, type WebhookEngine } from './events/webhooks.js'
 import { loadFixtures, type Fixtures } from './fixtures.js'
 import { createApp } from './http/app.js'
+import { answerMalformedRequest } from './http/malformed-request.js'
 import type { HttpServices } from './http/services.js'
 import type { AppDeps } from './http/context.js'
 import { createFaults } from './http/middleware/faults.js'
@@ -156,6 +157,7 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
     listen() {
       server = createServer(app)
       server.on('upgrade', stream.handleUpgrade)
+      server.on('clientError', answerMalformedRequest(() => `req_${http.requestIds.base62(24)}`))
       return new Promise((resolve, reject) => {
         server!.once('error', reject)
         server!.listen(config.port, config.host, () => {

@@ -45,19 +45,28 @@ export function createApp(deps: AppDeps, http: HttpServices, routes: AnyRoute[],
     index.add(route.method, path, createRouteHandler(route, deps, http))
     methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), route.method.toUpperCase()])
   }
+  const knownPaths: Array<{ pattern: RegExp; methods: string[]; error: () => ApiError }> = []
   for (const [path, methods] of methodsByPath) {
     const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : [])].join(', ')
+    const error = () => new ApiError('method_not_allowed', `${path.replace(/:(\w+)/g, '{$1}')} does not support this method; it supports ${allow}.`, { headers: { Allow: allow } })
     // route().all() is one layer; app.all() adds one per HTTP method (34 of them), which was a tenth of start-up.
     app.route(path).all(() => {
-      throw new ApiError('method_not_allowed', `${path.replace(/:(\w+)/g, '{$1}')} does not support this method; it supports ${allow}.`, { headers: { Allow: allow } })
+      throw error()
     })
+    const pattern = new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:\w+/g, '[^/]+')}/?$`, 'i')
+    knownPaths.push({ pattern, methods: allow.split(', '), error })
   }
   app.use((req) => {
     throw new ApiError('route_not_found', `No route ${req.method} ${req.path}. The API lives under /v1 (see GET /v1/openapi.json) and the sandbox controls under /_sandbox.`)
   })
-  app.use((error: unknown, _req: Request, res: Response, _next: NextFunction) => {
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     // The router decodes path parameters before any handler runs; bad percent-encoding is the client's mistake.
-    if (error instanceof URIError) error = new ApiError('parameter_invalid', 'The URL path is not valid percent-encoding; encode reserved characters as %XX with two hex digits.')
+    // A known path with the wrong method is 405 before any parameter is looked at (CONTRACT.md section 13), even one express cannot decode.
+    if (error instanceof URIError) {
+      const known = knownPaths.filter((entry) => entry.pattern.test(req.path))
+      const wrongMethod = known.length > 0 && !known.some((entry) => entry.methods.includes(req.method))
+      error = wrongMethod ? known[0]!.error() : new ApiError('parameter_invalid', 'The URL path is not valid percent-encoding; encode reserved characters as %XX with two hex digits.')
+    }
     send(res, renderError(error, res.locals.requestId ?? 'req_unknown', http.logError))
   })
   return app

@@ -7,10 +7,11 @@ import { SCOPES, SIGNING_ALGORITHMS } from '../model/records.js'
 import { parseEd25519PublicKey } from '../key-material.js'
 import { AmountSchema, CountSchema, NetworkSchema, PageQuery, TimestampSchema } from './common.js'
 import { FailureCodeSchema } from './payment.js'
+import { REQUEST_EXAMPLES } from './request-examples.js'
 
 /** Request and response shapes of the control API (CONTRACT.md sections 10 and 13). */
 
-export const ResetSchema = z.strictObject({ api_key: z.string().min(1).optional() })
+export const ResetSchema = z.strictObject({ api_key: z.string().min(1).optional() }).meta({ example: REQUEST_EXAMPLES.reset })
 
 export const ResetResultSchema = z.object({ reset: z.enum(['all', 'account']), account_id: z.string().nullable() })
 
@@ -27,7 +28,7 @@ export const AccountSchema = z
   .meta({ id: 'SandboxAccount' })
 
 export const ListAccountsQuery = z.strictObject({ api_key: z.string().optional() })
-export const PatchAccountSchema = z.strictObject({ whitelist_enforced: z.boolean({ error: 'whitelist_enforced must be true or false' }) })
+export const PatchAccountSchema = z.strictObject({ whitelist_enforced: z.boolean({ error: 'whitelist_enforced must be true or false' }) }).meta({ example: REQUEST_EXAMPLES.patchAccount })
 
 export const CreateKeySchema = z
   .strictObject({
@@ -51,6 +52,7 @@ export const CreateKeySchema = z
       ctx.addIssue({ code: 'custom', path: ['public_key'], message: 'public_key must be an Ed25519 public key: SPKI PEM (-----BEGIN PUBLIC KEY-----) or the base64 of its raw 32 bytes' })
     }
   })
+  .meta({ example: REQUEST_EXAMPLES.createKey })
 
 const SigningKeyIdSchema = z.string().meta({ description: 'The keyid to put in Signature-Input.' })
 
@@ -69,14 +71,14 @@ export const CreatedSigningSchema = z
 
 export const CreatedKeySchema = KeySchema.extend({ account_id: z.string(), signing: CreatedSigningSchema.optional() })
 
-export const DepositSchema = z.strictObject({ amount: AmountSchema, from_address: z.string().min(1).optional() })
+export const DepositSchema = z.strictObject({ amount: AmountSchema, from_address: z.string().min(1).optional() }).meta({ example: REQUEST_EXAMPLES.deposit })
 
 export const FailPaymentSchema = z.strictObject({
   failure_code: z.enum(FAILURE_CODES as [string, ...string[]], { error: `failure_code must be one of ${FAILURE_CODES.join(', ')}` }).optional(),
   failure_message: z.string().min(1).max(500).optional(),
-})
+}).meta({ example: REQUEST_EXAMPLES.failPayment })
 
-export const ScreeningSchema = z.strictObject({ network: NetworkSchema, address: z.string().min(1) })
+export const ScreeningSchema = z.strictObject({ network: NetworkSchema, address: z.string().min(1) }).meta({ example: REQUEST_EXAMPLES.screening })
 export const ScreeningResultSchema = z.object({ network: NetworkSchema, address: z.string(), flagged: z.boolean() })
 
 export const MagicAddressSchema = z.object({
@@ -90,7 +92,7 @@ export const MagicAddressSchema = z.object({
 export const ClockSchema = z.object({ mode: z.enum(['real', 'manual']), now: TimestampSchema, offset_ms: z.number().int() }).meta({ id: 'SandboxClock' })
 export const AdvanceClockSchema = z.strictObject({
   ms: z.number({ error: 'ms must be a number of milliseconds' }).int({ error: 'ms must be a whole number' }).min(0, { error: 'ms must not be negative' }).max(10 * 365 * 24 * 3600 * 1000),
-})
+}).meta({ example: REQUEST_EXAMPLES.advanceClock })
 
 /**
  * `GET /_sandbox/snapshot` and `POST /_sandbox/restore`: the data file's format (src/store/data.ts)
@@ -103,7 +105,7 @@ export const SnapshotSchema = DataSchema.extend({
     const inconsistency = firstInconsistency(data)
     if (inconsistency) ctx.addIssue({ code: 'custom', path: inconsistency.path, message: `The snapshot is inconsistent: ${inconsistency.problem}` })
   })
-  .meta({ id: 'SandboxSnapshot' })
+  .meta({ id: 'SandboxSnapshot', example: REQUEST_EXAMPLES.restore })
 
 export const RestoreResultSchema = z.object({ restored: z.literal(true), accounts: CountSchema, keys: CountSchema })
 

@@ -1,5 +1,6 @@
 import * as z from 'zod'
 import { whenPresent } from './messages.js'
+import { REQUEST_EXAMPLES } from './request-examples.js'
 
 /** Fault rules' request and resource (CONTRACT.md sections 10 and 13); the rules themselves live in `control/fault-rules.ts`. */
 
@@ -55,7 +56,7 @@ export const CreateFaultSchema = z
       ctx.addIssue({ code: 'custom', path: ['latency_ms'], input: body.latency_ms, message: 'latency_ms range must be [min, max] with min ≤ max' })
     }
   })
-  .meta({ id: 'CreateFaultRequest' })
+  .meta({ id: 'CreateFaultRequest', example: REQUEST_EXAMPLES.createFault })
 
 export const FaultSchema = z
   .object({

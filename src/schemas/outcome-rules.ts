@@ -2,6 +2,7 @@ import * as z from 'zod'
 import { FAILURE_CODES, type FailureCode } from '../model/failures.js'
 import { AmountSchema, CurrencySchema, NetworkSchema } from './common.js'
 import { FailureCodeSchema } from './payment.js'
+import { REQUEST_EXAMPLES } from './request-examples.js'
 
 /** Outcome rules' request and resource (CONTRACT.md sections 8 and 13); the rules themselves live in `lifecycle/outcome-rules.ts`. */
 export const OutcomeMatchSchema = z.strictObject({
@@ -21,7 +22,7 @@ export const CreateOutcomeRuleSchema = z
     failure_code: z.enum(FAILURE_CODES as [FailureCode, ...FailureCode[]], { error: `failure_code must be one of ${FAILURE_CODES.join(', ')}` }).optional(),
     times: z.number().int().min(1, { error: 'times must be a whole number of at least 1 (omit it for unlimited)' }).optional(),
   })
-  .meta({ id: 'CreateOutcomeRuleRequest' })
+  .meta({ id: 'CreateOutcomeRuleRequest', example: REQUEST_EXAMPLES.createOutcomeRule })
 
 export const OutcomeRuleSchema = z
   .object({

@@ -12,6 +12,8 @@ export const EXAMPLE_IDS = {
   account: 'acct_sandboxDefaultAccount000',
   /** "Treasury USDC on Polygon", the default account's funded institutional USDC wallet on polygon. */
   wallet: 'wal_RJ404a9s9n2lY76hzhRKhSUF',
+  /** "Mrs. Gwen Orn (XLM)", a seeded user wallet that holds nothing: the one the example of closing a wallet closes. */
+  emptyWallet: 'wal_7hfJNy3btshoKgcC5dVuw4QX',
   payment: 'pay_M8tMrDBQ5xalOhAtDtasxSWX',
   payout: 'po_M8tMrDBQ5xalOhAtDtasxSWX',
   whitelistedAddress: 'wla_M8tMrDBQ5xalOhAtDtasxSWX',
@@ -24,6 +26,8 @@ export const EXAMPLE_IDS = {
 
 export const AccountIdParams = idParams(EXAMPLE_IDS.account)
 export const WalletIdParams = idParams(EXAMPLE_IDS.wallet)
+/** Closing needs a wallet without funds: the funded treasury would answer 409 wallet_not_empty. */
+export const ClosableWalletIdParams = idParams(EXAMPLE_IDS.emptyWallet)
 export const PaymentIdParams = idParams(EXAMPLE_IDS.payment)
 export const PayoutIdParams = idParams(EXAMPLE_IDS.payout)
 export const WhitelistedAddressIdParams = idParams(EXAMPLE_IDS.whitelistedAddress)

@@ -2,6 +2,7 @@ import * as z from 'zod'
 import { AmountSchema, CurrencySchema, DescriptionSchema, MetadataSchema, NetworkSchema, PageQuery, TimestampSchema } from './common.js'
 import { whenPresent } from './messages.js'
 import { FAILURE_CODES, type FailureCode } from '../model/failures.js'
+import { REQUEST_EXAMPLES } from './request-examples.js'
 
 const SANDBOX_OUTCOMES = ['completed', 'failed', 'pending']
 
@@ -36,7 +37,7 @@ export const CreatePaymentSchema = z
     metadata: MetadataSchema.default({}),
   })
   .superRefine(checkSandboxMetadata)
-  .meta({ id: 'CreatePaymentRequest' })
+  .meta({ id: 'CreatePaymentRequest', example: REQUEST_EXAMPLES.createPayment })
 
 /** One item of a bulk payout: a payment without its source and currency, which the payout gives. */
 export const PayoutItemSchema = z

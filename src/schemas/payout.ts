@@ -2,6 +2,7 @@ import * as z from 'zod'
 import { CurrencySchema, MetadataSchema, PageQuery, TimestampSchema } from './common.js'
 import { whenPresent } from './messages.js'
 import { PayoutItemSchema, SourceWalletSchema } from './payment.js'
+import { REQUEST_EXAMPLES } from './request-examples.js'
 
 /** Bulk payouts (CONTRACT.md sections 5 and 13). */
 
@@ -19,7 +20,7 @@ export const CreatePayoutSchema = z
       .max(MAX_PAYOUT_ITEMS, { error: `items holds at most ${MAX_PAYOUT_ITEMS} payments; split larger batches into several payouts` }),
     metadata: MetadataSchema.default({}),
   })
-  .meta({ id: 'CreatePayoutRequest' })
+  .meta({ id: 'CreatePayoutRequest', example: REQUEST_EXAMPLES.createPayout })
 
 export const ListPayoutsQuery = PageQuery.strict()
 

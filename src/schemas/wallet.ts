@@ -2,6 +2,7 @@ import * as z from 'zod'
 import { ASSETS, type Network } from '../model/networks.js'
 import { CurrencySchema, MetadataSchema, NetworkSchema, PageQuery, TimestampSchema } from './common.js'
 import { whenPresent } from './messages.js'
+import { REQUEST_EXAMPLES } from './request-examples.js'
 
 const WalletTypeSchema = z.enum(['institutional', 'user', 'omnibus'], { error: 'type must be one of institutional, user, omnibus' })
 const WalletStatusSchema = z.enum(['active', 'frozen', 'closed'])
@@ -24,7 +25,7 @@ export const CreateWalletSchema = z
       })
     }
   })
-  .meta({ id: 'CreateWalletRequest' })
+  .meta({ id: 'CreateWalletRequest', example: REQUEST_EXAMPLES.createWallet })
 
 export const UpdateWalletSchema = z
   .strictObject({
@@ -32,7 +33,7 @@ export const UpdateWalletSchema = z
     metadata: MetadataSchema.optional(),
     status: z.enum(['active', 'frozen'], { error: "status can be set to 'active' or 'frozen'; use DELETE to close a wallet" }).optional(),
   })
-  .meta({ id: 'UpdateWalletRequest' })
+  .meta({ id: 'UpdateWalletRequest', example: REQUEST_EXAMPLES.updateWallet })
 
 export const ListWalletsQuery = PageQuery.extend({
   network: NetworkSchema.optional(),

@@ -3,25 +3,10 @@ import { echoId } from '../errors.js'
 import { EVENT_TYPES } from '../model/events.js'
 import { CountSchema, DescriptionSchema, PageQuery, TimestampSchema } from './common.js'
 import { whenPresent } from './messages.js'
+import { WebhookUrlSchema } from './webhook-url.js'
+import { REQUEST_EXAMPLES } from './request-examples.js'
 
 /** `/v1/webhooks` and the control API's delivery log (CONTRACT.md sections 9 and 13). */
-
-const URL_MESSAGE = 'url must be an absolute http:// or https:// URL such as "https://example.com/webhooks"'
-
-function isHttpUrl(value: string): boolean {
-  try {
-    const url = new URL(value)
-    return (url.protocol === 'http:' || url.protocol === 'https:') && url.hostname !== ''
-  } catch {
-    return false
-  }
-}
-
-const UrlSchema = z
-  .string({ error: whenPresent(URL_MESSAGE) })
-  .max(2048, { error: 'url is at most 2048 characters' })
-  .refine(isHttpUrl, { error: URL_MESSAGE })
-  .meta({ example: 'https://example.com/webhooks' })
 
 const EVENT_CHOICES = new Set<string>(['*', ...EVENT_TYPES])
 
@@ -45,20 +30,20 @@ const EventsSchema = z
 
 export const CreateWebhookEndpointSchema = z
   .strictObject({
-    url: UrlSchema,
+    url: WebhookUrlSchema,
     events: EventsSchema.optional(),
     description: DescriptionSchema.nullable().optional(),
   })
-  .meta({ id: 'CreateWebhookEndpointRequest' })
+  .meta({ id: 'CreateWebhookEndpointRequest', example: REQUEST_EXAMPLES.createWebhookEndpoint })
 
 export const UpdateWebhookEndpointSchema = z
   .strictObject({
-    url: UrlSchema.optional(),
+    url: WebhookUrlSchema.optional(),
     events: EventsSchema.optional(),
     description: DescriptionSchema.nullable().optional(),
     status: z.enum(['enabled', 'disabled'], { error: "status must be 'enabled' or 'disabled'" }).optional(),
   })
-  .meta({ id: 'UpdateWebhookEndpointRequest' })
+  .meta({ id: 'UpdateWebhookEndpointRequest', example: REQUEST_EXAMPLES.updateWebhookEndpoint })
 
 export const ListWebhookEndpointsQuery = PageQuery.strict()
 

@@ -1,6 +1,7 @@
 import * as z from 'zod'
 import { NetworkSchema, PageQuery, TimestampSchema } from './common.js'
 import { whenPresent } from './messages.js'
+import { REQUEST_EXAMPLES } from './request-examples.js'
 
 export const CreateWhitelistedAddressSchema = z
   .strictObject({
@@ -8,7 +9,7 @@ export const CreateWhitelistedAddressSchema = z
     network: NetworkSchema,
     label: z.string().max(100, { error: 'label is at most 100 characters' }).nullable().optional(),
   })
-  .meta({ id: 'CreateWhitelistedAddressRequest' })
+  .meta({ id: 'CreateWhitelistedAddressRequest', example: REQUEST_EXAMPLES.createWhitelistedAddress })
 
 export const ListWhitelistQuery = PageQuery.extend({ network: NetworkSchema.optional() }).strict()
 

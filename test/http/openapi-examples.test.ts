@@ -88,3 +88,35 @@ describe('path parameter examples', () => {
     expect(deliveries.body.data.map((delivery: { id: string }) => delivery.id)).toEqual([EXAMPLE_IDS.delivery])
   })
 })
+
+describe('request body examples', () => {
+  it('exist for every request body and are valid against its schema', async () => {
+    const sb = await fresh()
+    const doc = (await sb.api.get('/v1/openapi.json').expect(200)).body as OpenApiDocument
+    for (const route of sb.sandbox.routes.filter((r) => r.request?.body)) {
+      const operation = doc.paths[route.path]![route.method]!
+      let body = operation.requestBody as { $ref?: string; content?: Record<string, { schema: { example?: unknown } }> }
+      if (body.$ref) body = doc.components.requestBodies![body.$ref.split('/').pop()!] as typeof body
+      const example = body.content!['application/json']!.schema.example
+      expect(example, `${route.method} ${route.path} has no request body example`).toBeDefined()
+      const parsed = route.request!.body!.safeParse(example)
+      expect(parsed.success ? [] : parsed.error.issues, `${route.method} ${route.path}`).toEqual([])
+    }
+  })
+
+  it('name the empty seeded wallet that closing a wallet closes', async () => {
+    const sb = await fresh()
+    const wallet = await sb.api.get(`/v1/wallets/${EXAMPLE_IDS.emptyWallet}/balance`).set(sb.auth()).expect(200)
+    expect(wallet.body.data).toMatchObject({ total_balance: '0.00' })
+    expect((await sb.api.delete(`/v1/wallets/${EXAMPLE_IDS.emptyWallet}`).set(sb.auth()).expect(200)).body.data.status).toBe('closed')
+  })
+
+  it('of a payment and a payout succeed on a fresh sandbox with the default key', async () => {
+    const sb = await fresh()
+    const doc = (await sb.api.get('/v1/openapi.json').expect(200)).body as OpenApiDocument
+    const example = (name: string) => (doc.components.requestBodies![name] as { content: Record<string, { schema: { example: object } }> }).content['application/json']!.schema.example
+    await sb.api.post('/v1/payments').set(sb.auth()).send(example('CreatePaymentRequest')).expect(201)
+    await sb.api.post('/v1/payouts').set(sb.auth()).send(example('CreatePayoutRequest')).expect(201)
+    await sb.api.post('/v1/whitelisted_addresses').set(sb.auth()).send(example('CreateWhitelistedAddressRequest')).expect(201)
+  })
+})

@@ -1,4 +1,4 @@
-import { WalletIdParams } from '../../schemas/path-params.js'
+import { ClosableWalletIdParams, WalletIdParams } from '../../schemas/path-params.js'
 import { BalanceSchema, CreateWalletSchema, ListWalletsQuery, UpdateWalletSchema, WalletSchema } from '../../schemas/wallet.js'
 import { presentBalance, presentWallet } from '../../ledger/present.js'
 import { defineRoute, presentPage } from '../../http/route.js'
@@ -32,7 +32,7 @@ export const walletRoutes = [
   }),
   defineRoute({
     method: 'delete', path: '/v1/wallets/{id}', operationId: 'deleteWallet', summary: 'Close an empty wallet', tag, scope: 'wallets:write',
-    request: { params: WalletIdParams },
+    request: { params: ClosableWalletIdParams },
     status: 200, response: WalletSchema, errors: ['resource_missing', 'wallet_not_empty'],
     handler: ({ params }, ctx) => presentWallet(ctx.deps.services.wallets.close(ctx.account, params.id)),
   }),
