@@ -85,7 +85,7 @@ describe('50 concurrent identical requests under one Idempotency-Key', () => {
     expect(await paymentsFrom(walletId)).toBe(1)
     expect(await balanceOf(walletId)).toMatchObject({ available_balance: '9.00', locked_balance: '1.00' })
     // A retry after the race is a replay of the one payment.
-    const again = await sb.api.post('/v1/payments').set(sb.auth()).set('Idempotency-Key', 'race-key-1').send(request.body).expect(201)
+    const again = await sb.api.post('/v1/payments').set(sb.auth()).set('Idempotency-Key', 'race-key-1').send(request.body as object).expect(201)
     expect(again.headers['idempotent-replayed']).toBe('true')
     expect(again.body.data.id).toBe(first[0]!.body.data.id)
     expect(findLedgerViolations(account())).toEqual([])
