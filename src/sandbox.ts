@@ -74,6 +74,8 @@ export interface SandboxOptions {
   logger?: Logger
   /** Called once per answered request (the CLI passes `createRequestLog`); skipped with `quiet`. */
   requestLog?: HttpServices['onResponse']
+  /** The rate limiter's monotonic time in ms (default: real); tests inject it to check the window exactly. */
+  rateLimitClock?: () => number
   /** Stream tuning (heartbeat, slow-reader limits); tests shorten it. */
   stream?: Partial<StreamOptions>
 }
@@ -114,7 +116,7 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
   const deps: AppDeps = { config, clock, store, accounts, services, control, fixtures }
   const faults = createFaults({ config, rules: faultRules })
   const http: HttpServices = {
-    limiter: config.rateLimit > 0 ? createRateLimiter(config.rateLimit) : undefined,
+    limiter: config.rateLimit > 0 ? createRateLimiter(config.rateLimit, options.rateLimitClock) : undefined,
     idempotency: createIdempotency({ store, clock }),
     requestIds: createRng(config.seed, 'requests'),
     checkControlToken(header) {

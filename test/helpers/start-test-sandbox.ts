@@ -1,6 +1,6 @@
 import supertest from 'supertest'
 import { loadConfig, type ConfigInput } from '../../src/config.js'
-import { createSandbox, type Sandbox } from '../../src/sandbox.js'
+import { createSandbox, type Sandbox, type SandboxOptions } from '../../src/sandbox.js'
 import { silentLogger } from '../../src/logger.js'
 import { ResponseRecorder } from './conformance.js'
 
@@ -21,13 +21,13 @@ export interface TestSandbox {
  * A real sandbox on port 0 with a manual clock, in memory, quiet, rate limit off unless asked.
  * Pass any config keys to override (`{ settle: 'instant', rateLimit: 10 }`).
  */
-export async function startTestSandbox(overrides: Partial<ConfigInput> = {}): Promise<TestSandbox> {
+export async function startTestSandbox(overrides: Partial<ConfigInput> = {}, options: Pick<SandboxOptions, 'rateLimitClock' | 'stream'> = {}): Promise<TestSandbox> {
   const config = loadConfig({
     flags: { port: 0, clock: 'manual', settle: 'manual', rateLimit: 0, quiet: true, seed: 'test', ...overrides } as never,
   })
   // Every /v1 answer the test receives is checked against the OpenAPI document when the sandbox closes.
   const recorder = new ResponseRecorder(config.envelope)
-  const sandbox = await createSandbox(config, { logger: silentLogger, beforeRoutes: (app) => app.use(recorder.middleware) })
+  const sandbox = await createSandbox(config, { ...options, logger: silentLogger, beforeRoutes: (app) => app.use(recorder.middleware) })
   const { url } = await sandbox.listen()
   return {
     sandbox,
