@@ -37,6 +37,7 @@ const HELP: Record<ConfigKey, [string, string?]> = {
   deliveryLogLimit: ['webhook deliveries the log keeps per account (finished ones beyond it are dropped)', '<n>'],
   headersTimeout: ['ms a client may take to send the headers of a request', '<ms>'],
   requestTimeout: ['ms a client may take to send a whole request, body included', '<ms>'],
+  sendTimeout: ['ms a client may leave an answer unread before its connection is closed', '<ms>'],
   priceInterval: ['ms between price ticks on the stream', '<ms>'],
   logFormat: ['request log format (auto: pretty on a terminal, JSON otherwise)', '<auto|pretty|json>'],
   quiet: ['no banner and no request log'],

@@ -70,6 +70,8 @@ export const ConfigSchema = z.object({
   headersTimeout: integer(1).default(10_000),
   /** ms a client may take to send a whole request, body included. */
   requestTimeout: integer(1).default(60_000),
+  /** ms a client may leave an answer unread (not one byte taken) before its connection is closed. */
+  sendTimeout: integer(1).default(30_000),
   /** ms between price ticks on the stream. */
   priceInterval: integer(10).default(1000),
   logFormat: z.enum(['auto', 'pretty', 'json']).default('auto'),

@@ -18,6 +18,7 @@ import { createWebhookEngine, type WebhookEngine } from './events/webhooks.js'
 import { loadFixtures, type Fixtures } from './fixtures.js'
 import { createApp } from './http/app.js'
 import type { HttpServices } from './http/services.js'
+import { answerClientErrors, guardUnreadAnswers, serverOptions } from './http/server-guards.js'
 import type { AppDeps } from './http/context.js'
 import { createFaults } from './http/middleware/faults.js'
 import { createIdempotency } from './http/middleware/idempotency.js'
@@ -137,10 +138,13 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
   const app = createApp(deps, http, routes, options.beforeRoutes)
 
   let server: Server | undefined
+  let stopGuard = () => {}
   return {
     config, app, clock, store, bus, accounts, services, fixtures, control, webhooks, routes, stream,
     listen() {
-      server = createServer(app)
+      server = createServer(serverOptions(config), app)
+      stopGuard = guardUnreadAnswers(server, config)
+      answerClientErrors(server, () => `req_${http.requestIds.base62(24)}`)
       server.on('upgrade', stream.handleUpgrade)
       return new Promise((resolve, reject) => {
         server!.once('error', reject)
@@ -156,6 +160,7 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
       faults.close()
       clock.close()
       webhooks.close()
+      stopGuard()
       if (server) {
         const closed = new Promise<void>((resolve) => server!.close(() => resolve()))
         server.closeAllConnections()
