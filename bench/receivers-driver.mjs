@@ -6,34 +6,17 @@
 // the delivery log shows every attempt. Used by bench/receivers.bench.mjs (full length, with API
 // latency) and test/reliability/hostile-receivers.test.ts (short). It talks to a running sandbox
 // over HTTP only, so it works against the CLI in a child process as against one in the test's process.
-import { Agent, createServer, request } from 'node:http'
+import { Agent, createServer } from 'node:http'
+import { call as callOnAgent } from './loop-driver.mjs'
 
 export const RECEIVER_KINDS = ['healthy', 'down', 'error500', 'hang', 'slow', 'gone']
 const RECIPIENT = '0x52908400098527886e0f7030069857d2e4169ee7'
 const HOUR = 3_600_000
 
-// node:http rather than fetch: an advance that waits for hanging receivers can take minutes, longer
-// than fetch's fixed 300 s wait for an answer's headers.
+// node:http (loop-driver's `call`) rather than fetch: an advance that waits for hanging receivers
+// can take minutes, longer than fetch's fixed 300 s wait for an answer's headers.
 const agent = new Agent({ keepAlive: true })
-
-function call(base, method, path, { key, body, expect = 200 } = {}) {
-  return new Promise((resolve, reject) => {
-    const text = body === undefined ? undefined : JSON.stringify(body)
-    const headers = { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(text ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) } : {}) }
-    const req = request(`${base}${path}`, { method, agent, headers }, (res) => {
-      let data = ''
-      res.setEncoding('utf8')
-      res.on('data', (chunk) => (data += chunk))
-      res.on('end', () => {
-        if (res.statusCode !== expect) reject(new Error(`${method} ${path} answered ${res.statusCode} (expected ${expect}): ${data.slice(0, 300)}`))
-        else resolve(JSON.parse(data))
-      })
-      res.on('error', reject)
-    })
-    req.on('error', reject)
-    req.end(text)
-  })
-}
+const call = (base, method, path, { expect = 200, ...options } = {}) => callOnAgent(agent, base, method, path, { ...options, expect })
 
 /** A port nothing listens on now, which the `down` receiver takes when it recovers. */
 function reservePort() {
