@@ -21,7 +21,9 @@ async function latencies(count) {
   const out = []
   for (let i = 0; i < count; i++) {
     const started = performance.now()
-    const res = await fetch(`${base}/v1/wallets/${wallet}/balance`, { headers: { authorization: `Bearer ${KEY}` } })
+    // A fresh connection each time: the same cost in every phase, and no kept-alive socket that the
+    // server closed while this process was too busy to notice.
+    const res = await fetch(`${base}/v1/wallets/${wallet}/balance`, { headers: { authorization: `Bearer ${KEY}`, connection: 'close' } })
     await res.arrayBuffer()
     if (res.status !== 200) throw new Error(`latency probe answered ${res.status}`)
     out.push(performance.now() - started)
