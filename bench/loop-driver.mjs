@@ -11,7 +11,7 @@ export const LOOP_RECIPIENT = '0x52908400098527886e0f7030069857d2e4169ee7'
 export const LIFECYCLE_TYPES = ['payment.created', 'payment.processing', 'payment.succeeded']
 
 /** One JSON request on a kept-alive connection, as an SDK sends it; rejects on an unexpected status. */
-function call(agent, base, method, path, { key, body, expect } = {}) {
+export function call(agent, base, method, path, { key, body, expect } = {}) {
   return new Promise((resolve, reject) => {
     const text = body === undefined ? undefined : JSON.stringify(body)
     const headers = { ...(key ? { authorization: `Bearer ${key}` } : {}), ...(text ? { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) } : {}) }

@@ -92,6 +92,14 @@ export const ConfigSchema = z.object({
   webhookRetries: retryScheduleInput.default([5_000, 30_000, 120_000, 600_000, 3_600_000]),
   /** ms before a webhook attempt counts as failed. */
   webhookTimeout: integer(1).default(10_000),
+  /** Per account, the webhook deliveries the control API's log keeps; older finished ones are dropped (never a scheduled one). */
+  deliveryLogLimit: integer(1).default(1000),
+  /** ms a client may take to send a request's headers (slowloris); 408 and the connection closed after. */
+  headersTimeout: integer(1).default(10_000),
+  /** ms a client may take to send a whole request, body included. */
+  requestTimeout: integer(1).default(60_000),
+  /** ms a client may leave an answer unread (not one byte taken) before its connection is closed. */
+  sendTimeout: integer(1).default(30_000),
   /** ms between price ticks on the stream. */
   priceInterval: integer(10).default(1000),
   /** ms of sandbox time a quote holds. */

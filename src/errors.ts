@@ -8,6 +8,9 @@ export const ERRORS = {
   parameter_missing: { type: 'invalid_request_error', status: 400 },
   // Also a body nesting arrays and objects deeper than MAX_JSON_DEPTH (schemas/json-depth.ts): it is refused unread.
   invalid_json: { type: 'invalid_request_error', status: 400 },
+  malformed_request: { type: 'invalid_request_error', status: 400 },
+  request_timeout: { type: 'invalid_request_error', status: 408 },
+  headers_too_large: { type: 'invalid_request_error', status: 431 },
   resource_missing: { type: 'invalid_request_error', status: 404 },
   route_not_found: { type: 'invalid_request_error', status: 404 },
   method_not_allowed: { type: 'invalid_request_error', status: 405 },

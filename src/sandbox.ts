@@ -17,8 +17,8 @@ import { defaultConfiguredSecret } from './events/signing.js'
 import { createWebhookEngine, type WebhookEngine } from './events/webhooks.js'
 import { loadFixtures, type Fixtures } from './fixtures.js'
 import { createApp } from './http/app.js'
-import { answerMalformedRequest } from './http/malformed-request.js'
 import type { HttpServices } from './http/services.js'
+import { answerClientErrors, guardUnreadAnswers, serverOptions } from './http/server-guards.js'
 import type { AppDeps } from './http/context.js'
 import { createFaults } from './http/middleware/faults.js'
 import { createIdempotency } from './http/middleware/idempotency.js'
@@ -86,6 +86,8 @@ export interface SandboxOptions {
   requestLog?: HttpServices['onResponse']
   /** Real time (ms since the epoch) for request signatures' `created`; tests move it without waiting. */
   realTime?: () => number
+  /** The rate limiter's monotonic time in ms (default: real); tests inject it to check the window exactly. */
+  rateLimitClock?: () => number
   /** Stream tuning (heartbeat, slow-reader limits); tests shorten it. */
   stream?: Partial<StreamOptions>
 }
@@ -131,7 +133,7 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
   const deps: AppDeps = { config, clock, store, accounts, services, control, fixtures }
   const faults = createFaults({ config, rules: faultRules })
   const http: HttpServices = {
-    limiter: config.rateLimit > 0 ? createRateLimiter(config.rateLimit) : undefined,
+    limiter: config.rateLimit > 0 ? createRateLimiter(config.rateLimit, options.rateLimitClock) : undefined,
     signatures: createSignatureChecks({ signingSecret: config.signingSecret, maxAgeSeconds: config.signatureMaxAge / 1000, realTime: options.realTime ?? wallClockMs }),
     idempotency: createIdempotency({ records: createIdempotencyRecords(store), clock }),
     requestIds: createRng(config.seed, 'requests'),
@@ -152,12 +154,14 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
   const app = createApp(deps, http, routes, options.beforeRoutes)
 
   let server: Server | undefined
+  let stopGuard = () => {}
   return {
     config, app, clock, store, bus, accounts, services, fixtures, control, webhooks, routes, stream, prices, pairs,
     listen() {
-      server = createServer(app)
+      server = createServer(serverOptions(config), app)
+      stopGuard = guardUnreadAnswers(server, config)
+      answerClientErrors(server, () => `req_${http.requestIds.base62(24)}`)
       server.on('upgrade', stream.handleUpgrade)
-      server.on('clientError', answerMalformedRequest(() => `req_${http.requestIds.base62(24)}`))
       return new Promise((resolve, reject) => {
         server!.once('error', reject)
         server!.listen(config.port, config.host, () => {
@@ -172,6 +176,7 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
       faults.close()
       clock.close()
       webhooks.close()
+      stopGuard()
       if (server) {
         const closed = new Promise<void>((resolve) => server!.close(() => resolve()))
         server.closeAllConnections()

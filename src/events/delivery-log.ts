@@ -47,34 +47,68 @@ export interface DeliveryFilter {
   status?: DeliveryStatus
 }
 
-/** Per account, the most recent deliveries kept; older ones are forgotten (but still retried). */
-export const MAX_DELIVERIES_PER_ACCOUNT = 1000
 /** Per delivery, the most recent attempts kept (manual retries can add any number). */
 export const MAX_ATTEMPTS_KEPT = 50
 
-export function createDeliveryLog(limitPerAccount = MAX_DELIVERIES_PER_ACCOUNT) {
-  const byAccount = new Map<string, DeliveryRecord[]>()
+/**
+ * The log keeps at most `limitPerAccount` deliveries per account (`--delivery-log-limit`): beyond
+ * it the oldest finished ones are dropped, and counted so that the list can say how many. A
+ * delivery still scheduled (`pending`) is never dropped, so while more than the limit wait for a
+ * receiver the log holds them all, and shrinks back as they finish.
+ */
+export function createDeliveryLog(limitPerAccount: number) {
+  /** Per account, in creation order (a Map keeps it, and deletes anywhere in O(1)). */
+  const byAccount = new Map<string, Map<string, DeliveryRecord>>()
   const byId = new Map<string, DeliveryRecord>()
+  /** Per account, per endpoint: how many finished deliveries of each status were dropped. */
+  const dropped = new Map<string, Map<string, Record<FinalStatus, number>>>()
   let seq = 0
+
+  function trim(accountId: string): void {
+    const list = byAccount.get(accountId)
+    if (!list || list.size <= limitPerAccount) return
+    let excess = list.size - limitPerAccount
+    for (const record of list.values()) {
+      if (excess === 0) break
+      if (record.status === 'pending') continue
+      list.delete(record.id)
+      byId.delete(record.id)
+      countDropped(record, record.status)
+      excess--
+    }
+  }
+
+  function countDropped(record: DeliveryRecord, status: FinalStatus): void {
+    let endpoints = dropped.get(record.account_id)
+    if (!endpoints) dropped.set(record.account_id, (endpoints = new Map()))
+    let counts = endpoints.get(record.endpoint_id)
+    if (!counts) endpoints.set(record.endpoint_id, (counts = { succeeded: 0, failed: 0 }))
+    counts[status]++
+  }
 
   return {
     add(record: Omit<DeliveryRecord, 'seq'>): DeliveryRecord {
       const stored: DeliveryRecord = { ...record, seq: ++seq }
       let list = byAccount.get(stored.account_id)
-      if (!list) byAccount.set(stored.account_id, (list = []))
-      list.push(stored)
+      if (!list) byAccount.set(stored.account_id, (list = new Map()))
+      list.set(stored.id, stored)
       byId.set(stored.id, stored)
-      while (list.length > limitPerAccount) byId.delete(list.shift()!.id)
+      trim(stored.account_id)
       return stored
+    },
+
+    /** A delivery has finished (succeeded or failed for good): the log may drop it, or an older one, now. */
+    finished(record: DeliveryRecord): void {
+      trim(record.account_id)
     },
 
     get: (id: string): DeliveryRecord | undefined => byId.get(id),
 
     /** Newest first. */
     list(filter: DeliveryFilter): DeliveryRecord[] {
-      const lists = filter.account_id !== undefined ? [byAccount.get(filter.account_id) ?? []] : [...byAccount.values()]
+      const lists = filter.account_id !== undefined ? [byAccount.get(filter.account_id) ?? new Map()] : [...byAccount.values()]
       return lists
-        .flat()
+        .flatMap((list) => [...list.values()])
         .filter(
           (d) =>
             (filter.event_id === undefined || d.event_id === filter.event_id) &&
@@ -84,16 +118,35 @@ export function createDeliveryLog(limitPerAccount = MAX_DELIVERIES_PER_ACCOUNT) 
         .sort((a, b) => b.seq - a.seq)
     },
 
-    /** Forgets an account's deliveries and returns them, so that the caller can cancel their timers. */
+    /**
+     * How many dropped deliveries the filter's account, endpoint and status select. The log does
+     * not remember which events dropped deliveries were for, so `event_id` does not narrow it.
+     */
+    droppedCount(filter: DeliveryFilter): number {
+      const accounts = filter.account_id !== undefined ? [dropped.get(filter.account_id) ?? new Map()] : [...dropped.values()]
+      let total = 0
+      for (const endpoints of accounts) {
+        for (const [endpointId, counts] of endpoints) {
+          if (filter.endpoint_id !== undefined && endpointId !== filter.endpoint_id) continue
+          if (filter.status === 'pending') continue
+          total += filter.status === undefined ? counts.succeeded + counts.failed : counts[filter.status]
+        }
+      }
+      return total
+    },
+
+    /** Forgets an account's deliveries (and its dropped counts) and returns them, so that the caller can cancel their timers. */
     dropAccount(accountId: string): DeliveryRecord[] {
-      const list = byAccount.get(accountId) ?? []
+      const list = [...(byAccount.get(accountId)?.values() ?? [])]
       byAccount.delete(accountId)
+      dropped.delete(accountId)
       for (const record of list) byId.delete(record.id)
       return list
     },
-
   }
 }
+
+type FinalStatus = Exclude<DeliveryStatus, 'pending'>
 
 export type DeliveryLog = ReturnType<typeof createDeliveryLog>
 

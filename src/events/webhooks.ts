@@ -16,6 +16,8 @@ import { createWebhookTransport, type AttemptOutcome, type WebhookTransport } fr
 export interface WebhookEngine {
   /** Newest first. */
   list(filter: DeliveryFilter): Delivery[]
+  /** How many deliveries the filter selects that the log has dropped (`--delivery-log-limit`). */
+  dropped(filter: DeliveryFilter): number
   get(id: string): Delivery | undefined
   /** One more attempt now, whatever the delivery's status; resolves with the updated delivery. */
   retry(id: string): Promise<Delivery | undefined>
@@ -28,7 +30,7 @@ export interface WebhookEngineDeps {
   bus: Bus
   clock: Clock
   store: Store
-  config: { seed: string; webhookRetries: readonly number[]; webhookTimeout: number }
+  config: { seed: string; webhookRetries: readonly number[]; webhookTimeout: number; deliveryLogLimit: number }
   logger: Logger
   transport?: WebhookTransport
 }
@@ -51,7 +53,7 @@ export const subscribes = (endpoint: WebhookEndpointRecord, type: EventType): bo
 export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
   const { bus, clock, store, config, logger } = deps
   const transport = deps.transport ?? createWebhookTransport()
-  const log = createDeliveryLog()
+  const log = createDeliveryLog(config.deliveryLogLimit)
   /** Delivery ids come from a generator per account, so deliveries never shift the ledger's ids. */
   const idRngs = new Map<string, Rng>()
   /** How often each account was reset or restored: its next generator must not replay the ids of the last. */
@@ -110,9 +112,11 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
     }
   }
 
+  const queueKey = (record: DeliveryRecord) => `${record.account_id}/${record.endpoint_id}`
+
   function queueFirstAttempt(record: DeliveryRecord): void {
     startWork()
-    const key = `${record.account_id}/${record.endpoint_id}`
+    const key = queueKey(record)
     const queue = firstAttempts.get(key)
     if (queue) {
       queue.push(record)
@@ -165,15 +169,19 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
       return finish(record, entry, 'failed')
     }
     recordAttempt(record, entry)
-    // A manual retry that fails leaves a scheduled retry in place, and schedules none of its own.
+    // A manual retry that fails leaves a scheduled retry (or the queued first attempt) in place, and schedules none of its own.
     if (trigger === 'manual') {
-      if (!record.timer) record.status = 'failed'
+      if (!record.timer && !firstAttempts.get(queueKey(record))?.includes(record)) {
+        record.status = 'failed'
+        log.finished(record)
+      }
       return
     }
     const delay = nextRetryDelay(config.webhookRetries, record.retries_done)
     if (delay === undefined) {
       record.status = 'failed'
       record.next_attempt_at = null
+      log.finished(record)
       return
     }
     record.retries_done++
@@ -188,6 +196,7 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
     record.timer = undefined
     record.status = status
     record.next_attempt_at = null
+    log.finished(record)
   }
 
   /**
@@ -220,6 +229,7 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
 
   return {
     list: (filter) => log.list(filter).map(presentDelivery),
+    dropped: (filter) => log.droppedCount(filter),
     get(id) {
       const record = log.get(id)
       return record && presentDelivery(record)

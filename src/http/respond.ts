@@ -19,7 +19,7 @@ export function renderResource(status: number, resource: unknown, requestId: str
 /** Lists keep `data` and `pagination` in both envelope modes. */
 export function renderList(result: ListResult<unknown>, page: { limit: number; offset: number }, requestId: string): Rendered {
   const pagination = { limit: page.limit, offset: page.offset, total: result.total, has_more: page.offset + result.items.length < result.total }
-  return { status: 200, text: JSON.stringify({ data: result.items, pagination, request_id: requestId }) }
+  return { status: 200, text: JSON.stringify({ data: result.items, pagination, ...result.extra, request_id: requestId }) }
 }
 
 /** Any thrown value → the one error wire shape. Unknown errors are a 500 that never shows its stack. */

@@ -28,6 +28,8 @@ export interface RouteDef<P extends Schema = Schema, Q extends Schema = Schema, 
   status: 200 | 201
   response: Schema
   list?: boolean
+  /** Fields a list answer carries beside `data` and `pagination` (a zod object); the handler returns them as `extra`. */
+  listExtra?: z.ZodObject
   /** Send what the handler returns as the whole body, without the envelope (the OpenAPI document). */
   raw?: boolean
   /** The largest body this route takes, when it needs more than `--body-limit` (a restore takes a whole snapshot). */
@@ -46,6 +48,8 @@ export const defineRoute = <P extends Schema = Schema, Q extends Schema = Schema
 export interface ListResult<T> {
   items: T[]
   total: number
+  /** The route's `listExtra` fields. */
+  extra?: Record<string, unknown>
 }
 
 /** `/v1/wallets/{id}` → `/v1/wallets/:id` for express. */

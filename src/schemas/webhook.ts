@@ -96,3 +96,12 @@ export const DeliverySchema = z
     next_attempt_at: TimestampSchema.nullable(),
   })
   .meta({ id: 'WebhookDelivery' })
+
+/** What the delivery list carries beside its page: the log is bounded (`--delivery-log-limit`), and says what it dropped. */
+export const DeliveryListExtraSchema = z.object({
+  dropped: CountSchema.meta({
+    description:
+      'Deliveries this filter selects that the log no longer holds: per account it keeps the newest `--delivery-log-limit` (default 1000) and drops older finished ones (never one still scheduled). `event_id` does not narrow this count.',
+    example: 0,
+  }),
+})

@@ -1,5 +1,5 @@
-import { STATUS_CODES, type IncomingMessage } from 'node:http'
-import type { Duplex } from 'node:stream'
+import type { IncomingMessage } from 'node:http'
+import { writeRawError } from '../raw-answer.js'
 import { ApiError } from '../errors.js'
 import { assertIpAllowed, bearerKey, resolveKey, type Authenticated } from '../access/keys.js'
 import type { Accounts } from '../ledger/accounts.js'
@@ -44,20 +44,4 @@ export function authenticateUpgrade(
 }
 
 /** Answers a refused upgrade with the REST error shape over plain HTTP, then drops the socket. */
-export function refuseUpgrade(socket: Duplex, error: ApiError, requestId: string): void {
-  if (!socket.writable) {
-    socket.destroy()
-    return
-  }
-  const body = JSON.stringify({ error: error.toBody(), request_id: requestId })
-  const headers = {
-    'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': String(Buffer.byteLength(body)),
-    'X-Request-Id': requestId,
-    Connection: 'close',
-    ...error.headers,
-  }
-  const head = [`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ''}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)]
-  socket.once('finish', () => socket.destroy())
-  socket.end(`${head.join('\r\n')}\r\n\r\n${body}`)
-}
+export const refuseUpgrade = writeRawError

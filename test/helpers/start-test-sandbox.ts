@@ -22,7 +22,7 @@ export interface TestSandbox {
  * Pass any config keys to override (`{ settle: 'instant', rateLimit: 10 }`), and `realTime` to
  * date request signatures on a clock the test moves.
  */
-export async function startTestSandbox(overrides: Partial<ConfigInput> = {}, options: Pick<SandboxOptions, 'realTime'> = {}): Promise<TestSandbox> {
+export async function startTestSandbox(overrides: Partial<ConfigInput> = {}, options: Pick<SandboxOptions, 'realTime' | 'rateLimitClock' | 'stream'> = {}): Promise<TestSandbox> {
   const config = loadConfig({
     flags: { port: 0, clock: 'manual', settle: 'manual', rateLimit: 0, quiet: true, seed: 'test', ...overrides } as never,
   })

@@ -94,8 +94,8 @@ describe('CR/LF in client values', () => {
     expect(headerNames(answer)).not.toContain(INJECTED.toLowerCase())
     const [head, text] = answer.split('\r\n\r\n') as [string, string]
     const error = JSON.parse(text)
-    expect(error.error).toMatchObject({ type: 'invalid_request_error', code: 'parameter_invalid' })
-    expect(error.error.message).toMatch(/not valid HTTP\/1\.1 .*control characters/)
+    expect(error.error).toMatchObject({ type: 'invalid_request_error', code: 'malformed_request' })
+    expect(error.error.message).toMatch(/not valid HTTP\/1\.1 .*control character/)
     expect(head).toContain(`X-Request-Id: ${error.request_id}`)
     expect((await sb.api.get('/v1/payments').set(sb.auth()).expect(200)).body.pagination.total).toBe(0)
   })

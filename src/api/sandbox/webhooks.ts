@@ -2,7 +2,7 @@ import { ApiError, echoId } from '../../errors.js'
 import type { WebhookEngine } from '../../events/webhooks.js'
 import { defineRoute } from '../../http/route.js'
 import { DeliveryIdParams } from '../../schemas/path-params.js'
-import { DeliverySchema, ListDeliveriesQuery } from '../../schemas/webhook.js'
+import { DeliveryListExtraSchema, DeliverySchema, ListDeliveriesQuery } from '../../schemas/webhook.js'
 
 const tag = 'Sandbox control'
 
@@ -12,10 +12,10 @@ export function webhookControlRoutes(engine: WebhookEngine) {
     defineRoute({
       method: 'get', path: '/_sandbox/webhooks/deliveries', operationId: 'sandboxListWebhookDeliveries', summary: 'Webhook deliveries with every attempt, newest first', tag, auth: 'control',
       request: { query: ListDeliveriesQuery },
-      status: 200, response: DeliverySchema, list: true,
+      status: 200, response: DeliverySchema, list: true, listExtra: DeliveryListExtraSchema,
       handler: ({ query: { limit, offset, ...filter } }) => {
         const all = engine.list(filter)
-        return { items: all.slice(offset, offset + limit), total: all.length }
+        return { items: all.slice(offset, offset + limit), total: all.length, extra: { dropped: engine.dropped(filter) } }
       },
     }),
     defineRoute({

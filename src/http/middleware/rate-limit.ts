@@ -12,23 +12,24 @@ export interface RateLimiter {
   take(key: string): Record<string, string>
 }
 
-export function createRateLimiter(limit: number): RateLimiter {
+/** `now`: monotonic ms; tests inject their own to check the window exactly under concurrency. */
+export function createRateLimiter(limit: number, now: () => number = monotonicMs): RateLimiter {
   // Per key: the accept times of the last `limit` requests, oldest first.
   const windows = new Map<string, number[]>()
   const policy = `"sandbox";q=${limit};w=1`
 
   return {
     take(key) {
-      const now = monotonicMs()
+      const at = now()
       let times = windows.get(key)
       if (!times) windows.set(key, (times = []))
-      while (times.length > 0 && times[0]! <= now - WINDOW_MS) times.shift()
+      while (times.length > 0 && times[0]! <= at - WINDOW_MS) times.shift()
 
       const accepted = times.length < limit
-      if (accepted) times.push(now)
+      if (accepted) times.push(at)
       const remaining = limit - times.length
       // Whole seconds until the oldest request leaves the window: 0 while slots remain, at least 1 after.
-      const reset = remaining > 0 ? 0 : Math.max(1, Math.ceil((times[0]! + WINDOW_MS - now) / 1000))
+      const reset = remaining > 0 ? 0 : Math.max(1, Math.ceil((times[0]! + WINDOW_MS - at) / 1000))
       const headers = {
         'RateLimit-Policy': policy,
         RateLimit: `"sandbox";r=${remaining};t=${reset}`,

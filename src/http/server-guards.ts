@@ -1,0 +1,85 @@
+import type { Server, ServerOptions } from 'node:http'
+import type { Socket } from 'node:net'
+import type { Duplex } from 'node:stream'
+import { ApiError } from '../errors.js'
+import { writeRawError } from '../raw-answer.js'
+
+/**
+ * Protection of the HTTP server against slow and hostile clients (see docs/reliability.md):
+ * deadlines for receiving a request (`--headers-timeout`, `--request-timeout`; node answers 408 and
+ * closes), and a deadline for answers a client leaves unread (`--send-timeout`), so that a client
+ * that never reads cannot make the server hold its answers in memory.
+ */
+export interface ServerGuardConfig {
+  headersTimeout: number
+  requestTimeout: number
+  sendTimeout: number
+}
+
+/** How often deadlines are checked; node's default (30 s) would let a 10 s deadline run to 40 s. */
+const CHECK_INTERVAL_MS = 1000
+
+export function serverOptions(config: ServerGuardConfig): ServerOptions {
+  // node refuses a headers deadline longer than the whole request's.
+  const requestTimeout = Math.max(config.requestTimeout, config.headersTimeout)
+  return {
+    headersTimeout: config.headersTimeout,
+    requestTimeout,
+    connectionsCheckingInterval: Math.min(CHECK_INTERVAL_MS, config.headersTimeout),
+  }
+}
+
+/**
+ * Closes connections whose answers have waited unread for `sendTimeout`: bytes are queued for the
+ * client and none has gone out since. Answers that flow, however slowly, are never cut, and neither
+ * is a request that takes long to answer (an advance waiting for webhook receivers): only output
+ * the client does not take counts. Returns the stop function for `close()`.
+ */
+export function guardUnreadAnswers(server: Server, config: ServerGuardConfig): () => void {
+  const watched = new Map<Socket, { written: number; since: number }>()
+  // bytesWritten counts what is still queued too; what has really gone out is the difference.
+  const sent = (socket: Socket) => socket.bytesWritten - socket.writableLength
+  server.on('connection', (socket: Socket) => {
+    watched.set(socket, { written: sent(socket), since: performance.now() })
+    socket.once('close', () => watched.delete(socket))
+  })
+  const timer = setInterval(() => {
+    const now = performance.now()
+    for (const [socket, seen] of watched) {
+      const written = sent(socket)
+      if (socket.writableLength === 0 || written !== seen.written) {
+        seen.written = written
+        seen.since = now
+      } else if (now - seen.since >= config.sendTimeout) socket.destroy()
+    }
+  }, Math.min(CHECK_INTERVAL_MS, config.sendTimeout))
+  timer.unref()
+  return () => clearInterval(timer)
+}
+
+/**
+ * What node refuses before express sees a request (a deadline passed, headers too large, a header
+ * value with CR or LF, anything that is not HTTP) is answered in the usual error shape, and the
+ * connection closed: node's own answer would be a bare status line.
+ */
+export function answerClientErrors(server: Server, nextRequestId: () => string): void {
+  server.on('clientError', (error: Error & { code?: string }, socket: Duplex) => {
+    // Nothing to answer to, or an answer already under way.
+    if (error.code === 'ECONNRESET' || !socket.writable || (socket as Duplex & { _httpMessage?: { headersSent?: boolean } })._httpMessage?.headersSent) {
+      socket.destroy()
+      return
+    }
+    writeRawError(socket, describeClientError(error.code), nextRequestId())
+  })
+}
+
+function describeClientError(code: string | undefined): ApiError {
+  switch (code) {
+    case 'ERR_HTTP_REQUEST_TIMEOUT':
+      return new ApiError('request_timeout', 'The request was not received in time (see --headers-timeout and --request-timeout); send the headers and the body without pausing.')
+    case 'HPE_HEADER_OVERFLOW':
+      return new ApiError('headers_too_large', 'The request headers are too large (16 KB in all at most); send shorter headers.')
+    default:
+      return new ApiError('malformed_request', 'The request is not valid HTTP/1.1 (a header value with CR, LF or another control character, or a malformed request line); fix the client that sent it.')
+  }
+}
