@@ -46,7 +46,8 @@ describe('the dependency rules (.dependency-cruiser.cjs, docs/architecture.md)',
   it('finds no forbidden arrow and no import cycle between files', async () => {
     const { summary } = await cruised
     expect(summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`)).toEqual([])
-  })
+    // The cruise takes seconds alone and far longer on a loaded CI machine; it measures nothing.
+  }, 120_000)
 
   it('finds no cycle between folders', async () => {
     const { modules } = await cruised
