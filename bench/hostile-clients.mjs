@@ -11,7 +11,7 @@ import { fixed, percentile, printTable, SANDBOX_BIN, startServer } from './lib.m
 
 const { values } = parseArgs({ options: { websockets: { type: 'string', default: '10000' }, readers: { type: 'string', default: '200' }, slowloris: { type: 'string', default: '1000' } } })
 const KEY = 'sk_test_sandbox_default_key'
-const server = await startServer(SANDBOX_BIN, ['--quiet', '--rate-limit', '0', '--send-timeout', '5000', '--headers-timeout', '5000'], '/_sandbox/health')
+const server = await startServer(SANDBOX_BIN, ['--quiet', '--rate-limit', '0', '--send-timeout', '5000', '--headers-timeout', '5000'], '/_sandbox/health', { timeoutMs: 120_000 })
 const base = `http://127.0.0.1:${server.port}`
 const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.child.pid}/status`, 'utf8'))[1]) / 1024
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms))

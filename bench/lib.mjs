@@ -109,11 +109,11 @@ export function stop(child) {
 }
 
 /** Starts `node script --port <free port> ...args` and resolves once `GET readyPath` answers 200. */
-export async function startServer(script, args, readyPath) {
+export async function startServer(script, args, readyPath, { timeoutMs } = {}) {
   const port = await freePort()
   const child = spawnNode(script, ['--port', String(port), ...args])
   try {
-    await waitUntilAnswering(child, port, readyPath, { intervalMs: 20 })
+    await waitUntilAnswering(child, port, readyPath, { intervalMs: 20, timeoutMs })
   } catch (error) {
     await stop(child)
     throw error
