@@ -45,7 +45,7 @@ beforeAll(async () => {
   cpSync(join(work, tarball), join(consumer, tarball))
   writeLockfileFor(consumer, tarball)
   await run(npm, ['ci', '--prefer-offline', '--no-audit', '--no-fund'], { cwd: consumer })
-}, 120_000)
+}, 300_000) // a build and two npm runs: minutes on a loaded CI machine
 
 afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true })
