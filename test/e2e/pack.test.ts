@@ -33,7 +33,7 @@ beforeAll(async () => {
   // Pack a copy of the sources, so that the build inside `npm pack` starts from no dist/ and never
   // rewrites the dist/ that other tests may be running.
   const project = join(work, 'project')
-  for (const entry of ['package.json', 'README.md', 'docs', 'tsconfig.json', 'tsconfig.build.json', 'src', 'scripts', 'bin', 'fixtures', 'dashboard']) {
+  for (const entry of ['package.json', 'README.md', 'docs', 'tsconfig.json', 'tsconfig.build.json', 'src', 'scripts', 'bin', 'fixtures', 'dashboard', 'examples']) {
     cpSync(join(ROOT, entry), join(project, entry), { recursive: true })
   }
   symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'), 'dir')
