@@ -66,6 +66,8 @@ export const ConfigSchema = z.object({
   webhookTimeout: integer(1).default(10_000),
   /** ms between price ticks on the stream. */
   priceInterval: integer(10).default(1000),
+  /** Basis points of an order fill's quote value, charged in the quote currency. */
+  tradingFeeBps: integer(0, 10_000).default(10),
   logFormat: z.enum(['auto', 'pretty', 'json']).default('auto'),
   quiet: booleanInput.default(false),
   latency: latencyInput.optional(),

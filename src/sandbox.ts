@@ -45,6 +45,10 @@ import type { AccountState } from './store/account-state.js'
 import { put } from './store/changes.js'
 import { openStore, type Store } from './store/store.js'
 import { loadPriceModel } from './market/prices.js'
+import { provisionalMarket } from './market/provisional-pairs.js'
+import { createOrderMatching } from './lifecycle/order-matching.js'
+import { orderRoutes } from './api/v1/orders.js'
+import { orderControlRoutes } from './api/sandbox/orders.js'
 import { createStreamServer, type StreamOptions, type StreamServer } from './stream/ws.js'
 
 export interface Sandbox {
@@ -103,7 +107,8 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
     if (endpoints.length > 0) store.apply(endpoints)
   }
   const webhooks = createWebhookEngine({ bus, clock, store, config, logger })
-  const services = createServices({ config, store, clock, publisher })
+  const prices = loadPriceModel(fixtures.dir, config.seed)
+  const services = createServices({ config, store, clock, publisher, market: provisionalMarket(prices) })
   const rules = createOutcomeRules({ store, rng: createRng(config.seed, 'outcome-rules') })
   const screening = createScreening({ fixtures, store })
   const faultRules = createFaultRules({ store, rng: createRng(config.seed, 'fault-rules') })
@@ -128,9 +133,9 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
     faults,
     journal,
   }
-  const prices = loadPriceModel(fixtures.dir, config.seed)
   const stream = createStreamServer({ config, clock, store, accounts, bus, model: prices, nextRequestId: () => `req_${http.requestIds.base62(24)}`, logger }, options.stream)
-  const routes: AnyRoute[] = [...priceRoutes(prices), ...walletRoutes, ...paymentRoutes, ...payoutRoutes, ...whitelistRoutes, ...webhookRoutes, ...controlRoutes, ...accountControlRoutes, ...faultControlRoutes, ...snapshotRoutes, ...webhookControlRoutes(webhooks)]
+  const matching = createOrderMatching({ store, clock, bus, orders: services.orders, onTick: stream.onTick })
+  const routes: AnyRoute[] = [...priceRoutes(prices), ...walletRoutes, ...paymentRoutes, ...payoutRoutes, ...orderRoutes, ...whitelistRoutes, ...webhookRoutes, ...controlRoutes, ...accountControlRoutes, ...faultControlRoutes, ...snapshotRoutes, ...webhookControlRoutes(webhooks), ...orderControlRoutes]
   routes.push(openApiRoute(routes))
   const app = createApp(deps, http, routes, options.beforeRoutes)
 
@@ -150,6 +155,7 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
       })
     },
     async close() {
+      matching.close()
       await stream.close()
       faults.close()
       clock.close()

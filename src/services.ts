@@ -1,6 +1,7 @@
 import type { Clock } from './clock.js'
 import type { Config } from './config.js'
 import type { Publisher } from './events/publisher.js'
+import { createOrderService, type OrderMarket } from './ledger/orders.js'
 import { createPaymentService } from './ledger/payments.js'
 import { createPayoutService } from './ledger/payouts.js'
 import { createWalletService } from './ledger/wallets.js'
@@ -9,7 +10,7 @@ import { createWhitelistService } from './ledger/whitelist.js'
 import type { Store } from './store/store.js'
 
 /** The ledger's services, as the routes call them. */
-export function createServices(deps: { config: Config; store: Store; clock: Clock; publisher: Publisher }) {
+export function createServices(deps: { config: Config; store: Store; clock: Clock; publisher: Publisher; market: OrderMarket }) {
   // A payout follows its items: every status change of a payment is reported to it.
   const payments = createPaymentService({ ...deps, whitelistEnforced: deps.config.whitelistEnforced, onTransition: (account, payment) => payouts.follow(account, payment) })
   const payouts = createPayoutService({ ...deps, payments })
@@ -17,6 +18,7 @@ export function createServices(deps: { config: Config; store: Store; clock: Cloc
     wallets: createWalletService(deps),
     payments,
     payouts,
+    orders: createOrderService({ ...deps, feeBps: deps.config.tradingFeeBps }),
     whitelist: createWhitelistService(deps),
     webhookEndpoints: createWebhookEndpointService(deps),
   }

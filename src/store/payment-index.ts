@@ -98,14 +98,14 @@ function matches(payment: PaymentRecord, filter: PaymentFilter): boolean {
   )
 }
 
-function bucket<K>(map: Map<K, PaymentRecord[]>, key: K): PaymentRecord[] {
+export function bucket<K, T>(map: Map<K, T[]>, key: K): T[] {
   let list = map.get(key)
   if (!list) map.set(key, (list = []))
   return list
 }
 
-/** Index of the first payment with seq >= `seq`. */
-function lowerBound(list: PaymentRecord[], seq: number): number {
+/** Index of the first record with seq >= `seq`. */
+function lowerBound(list: readonly Sequenced[], seq: number): number {
   let low = 0
   let high = list.length
   while (low < high) {
@@ -116,13 +116,18 @@ function lowerBound(list: PaymentRecord[], seq: number): number {
   return low
 }
 
-function insertSorted(list: PaymentRecord[], payment: PaymentRecord): void {
+/** Records in creation order: indexes keep them sorted on `seq`. */
+interface Sequenced {
+  seq: number
+}
+
+export function insertSorted<T extends Sequenced>(list: T[], payment: T): void {
   const last = list[list.length - 1]
   if (!last || last.seq < payment.seq) list.push(payment)
   else list.splice(lowerBound(list, payment.seq), 0, payment)
 }
 
-function removeSorted(list: PaymentRecord[], payment: PaymentRecord): void {
+export function removeSorted<T extends Sequenced>(list: T[], payment: T): void {
   const index = lowerBound(list, payment.seq)
   if (list[index] === payment) list.splice(index, 1)
 }
