@@ -108,7 +108,8 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
   }
   const webhooks = createWebhookEngine({ bus, clock, store, config, logger })
   const prices = loadPriceModel(fixtures.dir, config.seed)
-  const services = createServices({ config, store, clock, publisher, market: provisionalMarket(prices) })
+  const market = provisionalMarket(prices)
+  const services = createServices({ config, store, clock, publisher, market })
   const rules = createOutcomeRules({ store, rng: createRng(config.seed, 'outcome-rules') })
   const screening = createScreening({ fixtures, store })
   const faultRules = createFaultRules({ store, rng: createRng(config.seed, 'fault-rules') })
@@ -133,7 +134,7 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
     faults,
     journal,
   }
-  const stream = createStreamServer({ config, clock, store, accounts, bus, model: prices, nextRequestId: () => `req_${http.requestIds.base62(24)}`, logger }, options.stream)
+  const stream = createStreamServer({ config, clock, store, accounts, bus, model: prices, tradingPairs: () => market.pairs().map((p) => p.pair), nextRequestId: () => `req_${http.requestIds.base62(24)}`, logger }, options.stream)
   const matching = createOrderMatching({ store, clock, bus, orders: services.orders, onTick: stream.onTick })
   const routes: AnyRoute[] = [...priceRoutes(prices), ...walletRoutes, ...paymentRoutes, ...payoutRoutes, ...orderRoutes, ...whitelistRoutes, ...webhookRoutes, ...controlRoutes, ...accountControlRoutes, ...faultControlRoutes, ...snapshotRoutes, ...webhookControlRoutes(webhooks), ...orderControlRoutes]
   routes.push(openApiRoute(routes))
