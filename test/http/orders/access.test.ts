@@ -72,3 +72,14 @@ describe('orders are per account, behind the orders scopes, and idempotent', () 
     expect(await ids('?limit=1&offset=1')).toEqual([b.id])
   })
 })
+
+describe('wallets of open orders', () => {
+  it('cannot be closed until the order is final', async () => {
+    const { eth, usdc } = await tradingWallets(sb, { USDC: '100' })
+    const placed = (await sb.api.post('/v1/orders').set(sb.auth()).send(order(eth, usdc)).expect(201)).body.data
+    const refused = await sb.api.delete(`/v1/wallets/${eth}`).set(sb.auth()).expect(409)
+    expect(refused.body.error.code).toBe('wallet_not_empty')
+    await sb.api.post(`/v1/orders/${placed.id}/cancel`).set(sb.auth()).expect(200)
+    await sb.api.delete(`/v1/wallets/${eth}`).set(sb.auth()).expect(200)
+  })
+})
