@@ -123,3 +123,18 @@ describe('docs/openapi.md', () => {
     expect(paid).toMatchObject({ object: 'payment', status: 'pending', amount: '12.50', source: 'wal_RJ404a9s9n2lY76hzhRKhSUF', destination: created.id })
   }, 60_000)
 })
+
+describe('docs/trading-orders.md: the worked example', () => {
+  let sb: TestSandbox
+  beforeAll(async () => {
+    sb = await startTestSandbox({ seed: DEFAULT_SEED })
+  })
+  afterAll(() => sb.close())
+
+  it('fills the order over a tick and delivers order.filled, as the page shows', async () => {
+    const [example] = shellBlocks(page('trading-orders.md'))
+    const output = await runShell(example!, sb.url, ROOT)
+    expect(shownAnswers(example!)).toHaveLength(3)
+    expect(missingAnswers(output, shownAnswers(example!))).toEqual([])
+  })
+})
