@@ -1,26 +1,31 @@
 import type { Clock } from './clock.js'
 import type { Config } from './config.js'
 import type { Publisher } from './events/publisher.js'
-import { createOrderService, type OrderMarket } from './ledger/orders.js'
+import { createOrderService } from './ledger/orders.js'
 import { createPaymentService } from './ledger/payments.js'
 import { createPayoutService } from './ledger/payouts.js'
+import { createQuoteService } from './ledger/quotes.js'
+import type { TradingPairs } from './market/pairs.js'
+import type { PriceModel } from './market/prices.js'
 import { createWalletService } from './ledger/wallets.js'
 import { createWebhookEndpointService } from './ledger/webhook-endpoints.js'
 import { createWhitelistService } from './ledger/whitelist.js'
 import type { Store } from './store/store.js'
 
 /** The ledger's services, as the routes call them. */
-export function createServices(deps: { config: Config; store: Store; clock: Clock; publisher: Publisher; market: OrderMarket }) {
+export function createServices(deps: { config: Config; store: Store; clock: Clock; publisher: Publisher; prices: PriceModel; pairs: TradingPairs }) {
   // A payout follows its items: every status change of a payment is reported to it.
   const payments = createPaymentService({ ...deps, whitelistEnforced: deps.config.whitelistEnforced, onTransition: (account, payment) => payouts.follow(account, payment) })
   const payouts = createPayoutService({ ...deps, payments })
+  const quotes = createQuoteService({ ...deps, quoteTtlMs: deps.config.quoteTtl })
   return {
     wallets: createWalletService(deps),
     payments,
     payouts,
-    orders: createOrderService({ ...deps, feeBps: deps.config.tradingFeeBps }),
+    orders: createOrderService({ ...deps, quotes, feeBps: deps.config.tradingFeeBps }),
     whitelist: createWhitelistService(deps),
     webhookEndpoints: createWebhookEndpointService(deps),
+    quotes,
   }
 }
 

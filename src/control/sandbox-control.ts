@@ -13,6 +13,7 @@ import { put } from '../store/changes.js'
 import { emptyData } from '../store/data.js'
 import type { Store } from '../store/store.js'
 import type { FaultRules } from './fault-rules.js'
+import type { PricePins } from './price-pins.js'
 
 /** What the control API does that no single ledger service owns: resets and cross-account look-ups. */
 export function createSandboxControl(deps: {
@@ -24,8 +25,9 @@ export function createSandboxControl(deps: {
   screening: Screening
   faults: FaultRules
   journal: RequestJournal
+  pins: PricePins
 }) {
-  const { store, accounts, clock, bus, rules, screening, faults, journal } = deps
+  const { store, accounts, clock, bus, rules, screening, faults, journal, pins } = deps
 
   function forget(accountId: string): void {
     clock.cancelTagged(accountId)
@@ -37,6 +39,7 @@ export function createSandboxControl(deps: {
     screening,
     faults,
     journal,
+    pins,
 
     /** Everything back to the fixtures: accounts provisioned since start-up are gone (open auth re-creates them on use). */
     resetAll(): void {
@@ -46,6 +49,7 @@ export function createSandboxControl(deps: {
       screening.clear()
       faults.clear()
       journal.clear()
+      pins.clear()
       accounts.ensureDefault()
     },
 

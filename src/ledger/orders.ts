@@ -3,7 +3,9 @@ import { ApiError, notFound } from '../errors.js'
 import type { Publisher } from '../events/publisher.js'
 import { newId } from '../ids.js'
 import type { OrderEventType } from '../model/events.js'
-import type { OrderRecord, OrderStatus, WalletRecord } from '../model/records.js'
+import type { TradingPair, TradingPairs } from '../market/pairs.js'
+import type { PriceModel } from '../market/prices.js'
+import type { OrderRecord, OrderStatus, QuoteRecord, WalletRecord } from '../model/records.js'
 import { formatAmount } from '../money.js'
 import type { CreateOrder } from '../schemas/order.js'
 import type { AccountState } from '../store/account-state.js'
@@ -15,23 +17,8 @@ import { crosses, planFill } from './order-fills.js'
 import { buyCost, normalisePrice, scalePrice, valueOf } from './order-math.js'
 import { decimalsOf, presentBalance } from './present.js'
 import { presentOrder } from './present-order.js'
+import type { QuoteService } from './quotes.js'
 import { parseAmountFor } from './wallets.js'
-
-/** A trading pair as orders need it (CONTRACT.md section 15, `GET /v1/pairs`). */
-export interface TradingPair {
-  pair: string
-  base: string
-  quote: string
-  min_amount: string
-  liquidity_per_tick: string
-}
-
-/** What orders need from the market: its pairs and the bid and ask at a sandbox instant. */
-export interface OrderMarket {
-  pair(name: string): TradingPair | undefined
-  pairs(): readonly TradingPair[]
-  price(pair: string, atMs: number): { bid: string; ask: string }
-}
 
 export type OrderService = ReturnType<typeof createOrderService>
 
@@ -46,8 +33,8 @@ const DEFAULT_REJECT_REASON = 'Rejected by the sandbox (metadata sandbox_outcome
  * set (the order, its wallets, their postings and the account's order event counter), followed by
  * its event.
  */
-export function createOrderService(deps: { store: Store; clock: Clock; publisher: Publisher; market: OrderMarket; feeBps: number }) {
-  const { store, clock, publisher, market } = deps
+export function createOrderService(deps: { store: Store; clock: Clock; publisher: Publisher; prices: PriceModel; pairs: TradingPairs; quotes: QuoteService; feeBps: number }) {
+  const { store, clock, publisher, prices, pairs, quotes } = deps
 
   function get(account: AccountState, id: string): OrderRecord {
     const order = account.orders.get(id)
@@ -66,11 +53,12 @@ export function createOrderService(deps: { store: Store; clock: Clock; publisher
 
   /** Every check of CONTRACT.md sections 15 and 19, in order, without changing anything. */
   function check(account: AccountState, input: CreateOrder) {
-    const pair = market.pair(input.pair)
-    if (!pair) throw new ApiError('parameter_invalid', `pair ${input.pair} is not traded; the pairs are ${market.pairs().map((p) => p.pair).join(', ')} (GET /v1/pairs).`, { param: 'pair' })
+    const pair = pairs.get(input.pair)
+    if (!pair) throw new ApiError('parameter_invalid', `pair ${input.pair} is not traded; the pairs are ${pairs.all.map((p) => p.pair).join(', ')} (GET /v1/pairs).`, { param: 'pair' })
     const base = wallet(account, input.base_wallet, 'base_wallet', pair.base, pair.pair)
     const quote = wallet(account, input.quote_wallet, 'quote_wallet', pair.quote, pair.pair)
-    const amount = input.amount!
+    const priceQuote = input.quote_id === undefined ? undefined : quoteFor(account, input, pair)
+    const amount = priceQuote ? (input.side === 'buy' ? priceQuote.destination_amount : priceQuote.source_amount) : input.amount!
     const amountUnits = parseAmountFor(amount, decimalsOf(base), `${base.currency} on ${base.network} (the base wallet)`)
     if (scalePrice(amount) < scalePrice(pair.min_amount)) {
       throw new ApiError('parameter_invalid', `amount ${amount} is below the minimum of ${pair.pair}, ${pair.min_amount} ${pair.base}.`, { param: 'amount' })
@@ -81,7 +69,25 @@ export function createOrderService(deps: { store: Store; clock: Clock; publisher
     for (const [param, found] of [['base_wallet', base], ['quote_wallet', quote]] as const) {
       if (found.status !== 'active') throw new ApiError('wallet_inactive', `The ${param.replace('_', ' ')} ${found.id} is ${found.status} and cannot trade.`, { param })
     }
-    return { pair, base, quote, amountUnits }
+    // Expired or used: among the business rules, after the quote was found with the resources.
+    if (priceQuote) quotes.checkUsable(account, priceQuote.id)
+    return { pair, base, quote, amountUnits, priceQuote }
+  }
+
+  /** The quote of `quote_id`: of this account (404), for the order's pair and side, and of its amount (400). */
+  function quoteFor(account: AccountState, input: CreateOrder, pair: TradingPair): QuoteRecord {
+    const found = quotes.get(account, input.quote_id!, 'quote_id')
+    if (found.pair !== pair.pair) {
+      throw new ApiError('parameter_invalid', `Quote ${found.id} converts ${found.source_currency} to ${found.destination_currency} on ${found.pair}; this order is on ${pair.pair}.`, { param: 'quote_id' })
+    }
+    if (found.side !== input.side) {
+      throw new ApiError('parameter_invalid', `Quote ${found.id} is a ${found.side} of ${pair.base}; the order's side must be ${found.side}.`, { param: 'side' })
+    }
+    const quoted = found.side === 'buy' ? found.destination_amount : found.source_amount
+    if (input.amount !== undefined && scalePrice(input.amount) !== scalePrice(quoted)) {
+      throw new ApiError('parameter_invalid', `amount must be the quote's ${quoted} ${pair.base}, or left out.`, { param: 'amount' })
+    }
+    return found
   }
 
   /** The quote units a buy locks (amount × limit or × the ask now, plus the most the fee can be), or the base units a sell locks. */
@@ -139,10 +145,10 @@ export function createOrderService(deps: { store: Store; clock: Clock; publisher
      * instant: a market order completely, a limit order up to one tick's liquidity when the price
      * reaches its limit; `ioc` cancels the rest. Answers the order after all that.
      */
-    create(account: AccountState, input: CreateOrder, quote?: { id: string; price: string }): OrderRecord {
-      const { pair, base, quote: quoteWallet, amountUnits } = check(account, input)
+    create(account: AccountState, input: CreateOrder): OrderRecord {
+      const { pair, base, quote: quoteWallet, amountUnits, priceQuote: quote } = check(account, input)
       const now = clock.now()
-      const { bid, ask } = market.price(pair.pair, now)
+      const { bid, ask } = prices.quote(pair.pair, now)
       const type = quote ? 'market' : input.type!
       const marketPrice = quote?.price ?? (input.side === 'buy' ? ask : bid)
       const scale = { base_decimals: decimalsOf(base), quote_decimals: decimalsOf(quoteWallet), fee_bps: deps.feeBps }
@@ -187,6 +193,7 @@ export function createOrderService(deps: { store: Store; clock: Clock; publisher
       const payer = copyOf(account, payerRecord.id)
       const changes: Change[] = []
       lock(account, payer, locked, { cause: 'order.locked', ref: order.id, at: now }, changes)
+      if (quote) quotes.markUsed(account, quote, order.id, changes)
       commit(account, order, 'order.created', [payer], changes)
       let current = account.orders.get(order.id)!
 
@@ -226,9 +233,9 @@ export function createOrderService(deps: { store: Store; clock: Clock; publisher
      * liquidity per tick when the ask (buy) or bid (sell) reaches its limit.
      */
     match(account: AccountState, order: OrderRecord, atMs: number): OrderRecord {
-      const { bid, ask } = market.price(order.pair, atMs)
+      const { bid, ask } = prices.quote(order.pair, atMs)
       if (!crosses(order, bid, ask)) return order
-      const liquidity = liquidityOf(market.pair(order.pair)!, order.base_decimals)
+      const liquidity = liquidityOf(pairs.get(order.pair)!, order.base_decimals)
       const remaining = order.amount_units - order.filled_units
       return service.fill(account, order, remaining < liquidity ? remaining : liquidity, order.side === 'buy' ? ask : bid)
     },
@@ -241,7 +248,7 @@ export function createOrderService(deps: { store: Store; clock: Clock; publisher
       if (units > remaining) {
         throw new ApiError('parameter_invalid', `amount ${amount} is more than the order's remaining ${formatAmount(remaining, order.base_decimals)} ${order.base}.`, { param: 'amount' })
       }
-      const now = market.price(order.pair, clock.now())
+      const now = prices.quote(order.pair, clock.now())
       const at = price === undefined ? (order.side === 'buy' ? now.ask : now.bid) : normalisePrice(price)
       if (order.side === 'buy' && order.limit_price !== null && scalePrice(at) > scalePrice(order.limit_price)) {
         throw new ApiError('parameter_invalid', `price ${at} is above the buy order's limit_price ${order.limit_price}; a fill never costs more than the limit.`, { param: 'price' })

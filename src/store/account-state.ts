@@ -1,4 +1,4 @@
-import type { AccountRecord, IdempotencyRecord, PayoutRecord, WalletRecord, WebhookEndpointRecord, WhitelistRecord } from '../model/records.js'
+import type { AccountRecord, IdempotencyRecord, PayoutRecord, QuoteRecord, WalletRecord, WebhookEndpointRecord, WhitelistRecord } from '../model/records.js'
 import type { Rng } from '../rng.js'
 import type { OrderIndex } from './order-index.js'
 import type { PaymentIndex } from './payment-index.js'
@@ -16,6 +16,8 @@ export interface AccountState {
   whitelist: Map<string, WhitelistRecord>
   webhooks: Map<string, WebhookEndpointRecord>
   idempotency: Map<string, IdempotencyRecord>
+  /** In creation order. */
+  quotes: Map<string, QuoteRecord>
   /** Every movement of money, append-only; wallet balances are its cache. */
   postings: PostingsLog
 }

@@ -11,7 +11,7 @@ export const orderRoutes = [
     method: 'post', path: '/v1/orders', operationId: 'createOrder', summary: 'Place a market or limit order', tag, scope: 'orders:write',
     request: { body: CreateOrderSchema },
     status: 201, response: OrderSchema,
-    errors: ['resource_missing', 'wallet_inactive', 'insufficient_funds', 'idempotency_key_reused', 'idempotency_key_in_use'],
+    errors: ['resource_missing', 'wallet_inactive', 'insufficient_funds', 'quote_expired', 'quote_already_used', 'idempotency_key_reused', 'idempotency_key_in_use'],
     handler: ({ body }, ctx) => presentOrder(ctx.deps.services.orders.create(ctx.account, body)),
   }),
   defineRoute({
