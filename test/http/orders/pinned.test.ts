@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
+import { createControlClient } from '../../../src/client/control-client.js'
 import { findLedgerViolations } from '../../../src/ledger/ledger-check.js'
 import { startTestSandbox, type TestSandbox } from '../../helpers/start-test-sandbox.js'
 import { balanceOf, ledgerViolations, tradingWallets } from '../../helpers/orders.js'
@@ -91,5 +92,16 @@ describe('orders against pinned prices', () => {
     const order = (await place({ pair: 'ETH/USDC', side: 'buy', type: 'market', amount: '0.123457', base_wallet: eth, quote_wallet: usdc }).expect(201)).body.data
     expect(order).toMatchObject({ status: 'filled', quote_amount: '370.372235', fee: '0.925931' })
     expect(await balanceOf(sb, usdc)).toEqual({ available: '9628.701834', locked: '0.00' })
+  })
+
+  it('fills and rejects through the control client', async () => {
+    const control = createControlClient({ baseUrl: sb.url })
+    const { eth, usdc } = await tradingWallets(sb, { USDC: '10000' })
+    const limit = { pair: 'ETH/USDC', side: 'buy', type: 'limit', amount: '1', limit_price: '2000', base_wallet: eth, quote_wallet: usdc }
+    const first = (await place(limit).expect(201)).body.data
+    expect(await control.fillOrder(first.id, { amount: '0.25', price: '1999.99' })).toMatchObject({ status: 'partially_filled', filled_amount: '0.25', quote_amount: '499.9975' })
+    const second = (await place(limit).expect(201)).body.data
+    expect(await control.rejectOrder(second.id, 'venue halted')).toMatchObject({ status: 'rejected', reject_reason: 'venue halted' })
+    await expect(control.fillOrder(second.id)).rejects.toMatchObject({ status: 409, code: 'invalid_state_transition' })
   })
 })
