@@ -33,7 +33,7 @@ export function createOrderMatching(deps: { store: Store; clock: Clock; bus: Bus
   }
 
   function resting(): boolean {
-    for (const account of store.accounts.values()) if (account.orders.open().length > 0) return true
+    for (const account of store.accounts.values()) if (account.orders.openCount() > 0) return true
     return false
   }
 

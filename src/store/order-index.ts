@@ -43,6 +43,11 @@ export class OrderIndex {
     return [...open, ...partial].sort((a, b) => a.seq - b.seq)
   }
 
+  /** How many orders can still fill, without copying them. */
+  openCount(): number {
+    return (this.byStatus.get('open')?.length ?? 0) + (this.byStatus.get('partially_filled')?.length ?? 0)
+  }
+
   add(order: OrderRecord): void {
     this.byId.set(order.id, order)
     this.all.push(order)
