@@ -90,7 +90,7 @@ export function parseClientMessage(data: Buffer | ArrayBuffer | Buffer[]): Parse
     if (message.wallet_ids !== undefined) return errorFrame('parameter_invalid', 'wallet_ids belongs to the wallets channel; the orders channel takes pairs.')
     return { action, channel, pairs: message.pairs }
   }
-  if (message.pairs !== undefined) return errorFrame('parameter_invalid', 'pairs belongs to the prices and orders channels; the wallets channel takes wallet_ids.')
+  if (message.pairs !== undefined) return errorFrame('parameter_invalid', 'pairs belongs to the prices channel (and the orders channel); the wallets channel takes wallet_ids.')
   return { action, channel, walletIds: message.wallet_ids }
 }
 
