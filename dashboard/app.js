@@ -6,7 +6,7 @@ import { byId } from './dom.js'
 import { createPager } from './pager.js'
 import { READS } from './reads.js'
 import * as views from './views.js'
-import { renderPayments, renderPayouts, renderWallets } from './views-money.js'
+import { renderOrders, renderPayments, renderPayouts, renderWallets } from './views-money.js'
 import { renderFaults, renderOutcomes, renderRequests } from './views-sandbox.js'
 import { renderDeliveries, renderEndpoints, renderWhitelist } from './views-setup.js'
 
@@ -102,6 +102,7 @@ const LISTS = {
   wallets: renderWallets,
   payments: (page) => renderPayments(page, paymentActions),
   payouts: renderPayouts,
+  orders: renderOrders,
   endpoints: renderEndpoints,
   deliveries: (page) => renderDeliveries(page, deliveryActions),
   whitelist: renderWhitelist,

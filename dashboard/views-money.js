@@ -1,4 +1,4 @@
-// The lists where money shows: wallets (available, locked and total), payments and bulk payouts.
+// The lists where money shows: wallets (available, locked and total), payments, bulk payouts and orders.
 
 import { badge, byId, el, fillSelect, fillTable, mono } from './dom.js'
 import { formatMoney, groupThousands } from './format.js'
@@ -60,4 +60,21 @@ export function renderPayouts(page) {
     ),
   )
   fillTable(byId('payouts'), rows, 'No bulk payouts yet.')
+}
+
+/** Orders, newest first: what is filled of each, at what prices, and what remains open. */
+export function renderOrders(page) {
+  const rows = page.items.map((order) =>
+    el('tr', { dataset: { id: order.id } },
+      mono(order.created_at),
+      mono(order.id),
+      el('td', {}, `${order.side} ${order.pair}`),
+      el('td', {}, order.type === 'limit' ? `limit ${order.limit_price} · ${order.time_in_force}` : 'market'),
+      el('td', { class: 'num', dataset: { field: 'filled' } }, `${groupThousands(order.filled_amount)} / ${groupThousands(order.amount)}`),
+      el('td', {}, badge(order.status)),
+      el('td', { dataset: { field: 'fills' } }, order.fills.map((fill) => `${fill.amount} @ ${fill.price}`).join(' · ')),
+      el('td', { class: 'num' }, formatMoney(order.fee, order.fee_currency)),
+    ),
+  )
+  fillTable(byId('orders'), rows, 'No orders yet.')
 }

@@ -41,6 +41,7 @@ const HELP: Record<ConfigKey, [string, string?]> = {
   requestTimeout: ['ms a client may take to send a whole request, body included', '<ms>'],
   sendTimeout: ['ms a client may leave an answer unread before its connection is closed', '<ms>'],
   priceInterval: ['ms between price ticks on the stream', '<ms>'],
+  tradingFeeBps: ['taker fee of order fills, in basis points of the quote value', '<bps>'],
   quoteTtl: ['how long a quote holds, in sandbox time: 30s, 2m, or a bare number of seconds', '<duration>'],
   logFormat: ['request log format (auto: pretty on a terminal, JSON otherwise)', '<auto|pretty|json>'],
   quiet: ['no banner and no request log'],

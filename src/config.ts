@@ -102,6 +102,8 @@ export const ConfigSchema = z.object({
   sendTimeout: integer(1).default(30_000),
   /** ms between price ticks on the stream. */
   priceInterval: integer(10).default(1000),
+  /** Basis points of an order fill's quote value, charged in the quote currency. */
+  tradingFeeBps: integer(0, 10_000).default(10),
   /** ms of sandbox time a quote holds. */
   quoteTtl: durationInput('30s, 2m or 45 (seconds)').default(30_000),
   logFormat: z.enum(['auto', 'pretty', 'json']).default('auto'),

@@ -52,6 +52,9 @@ import { createTradingPairs, type TradingPairs } from './market/pairs.js'
 import { createPricePins } from './control/price-pins.js'
 import { priceControlRoutes } from './api/sandbox/prices.js'
 import { quoteRoutes } from './api/v1/quotes.js'
+import { createOrderMatching } from './lifecycle/order-matching.js'
+import { orderRoutes } from './api/v1/orders.js'
+import { orderControlRoutes } from './api/sandbox/orders.js'
 import { createStreamServer, type StreamOptions, type StreamServer } from './stream/ws.js'
 
 export interface Sandbox {
@@ -148,8 +151,9 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
     faults,
     journal,
   }
-  const stream = createStreamServer({ config, clock, store, accounts, bus, model: prices, nextRequestId: () => `req_${http.requestIds.base62(24)}`, logger }, options.stream)
-  const routes: AnyRoute[] = [...priceRoutes(prices), ...quoteRoutes(pairs), ...walletRoutes, ...paymentRoutes, ...payoutRoutes, ...whitelistRoutes, ...webhookRoutes, ...controlRoutes, ...accountControlRoutes, ...faultControlRoutes, ...snapshotRoutes, ...webhookControlRoutes(webhooks), ...priceControlRoutes(prices)]
+  const stream = createStreamServer({ config, clock, store, accounts, bus, model: prices, tradingPairs: () => pairs.all.map((p) => p.pair), nextRequestId: () => `req_${http.requestIds.base62(24)}`, logger }, options.stream)
+  const matching = createOrderMatching({ store, clock, bus, orders: services.orders, onTick: stream.onTick })
+  const routes: AnyRoute[] = [...priceRoutes(prices), ...quoteRoutes(pairs), ...walletRoutes, ...paymentRoutes, ...payoutRoutes, ...orderRoutes, ...whitelistRoutes, ...webhookRoutes, ...controlRoutes, ...accountControlRoutes, ...faultControlRoutes, ...snapshotRoutes, ...webhookControlRoutes(webhooks), ...priceControlRoutes(prices), ...orderControlRoutes]
   routes.push(openApiRoute(routes))
   const app = createApp(deps, http, routes, options.beforeRoutes)
 
@@ -172,6 +176,7 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
       })
     },
     async close() {
+      matching.close()
       await stream.close()
       faults.close()
       clock.close()

@@ -1,6 +1,7 @@
 import type { Clock } from './clock.js'
 import type { Config } from './config.js'
 import type { Publisher } from './events/publisher.js'
+import { createOrderService } from './ledger/orders.js'
 import { createPaymentService } from './ledger/payments.js'
 import { createPayoutService } from './ledger/payouts.js'
 import { createQuoteService } from './ledger/quotes.js'
@@ -16,13 +17,15 @@ export function createServices(deps: { config: Config; store: Store; clock: Cloc
   // A payout follows its items: every status change of a payment is reported to it.
   const payments = createPaymentService({ ...deps, whitelistEnforced: deps.config.whitelistEnforced, onTransition: (account, payment) => payouts.follow(account, payment) })
   const payouts = createPayoutService({ ...deps, payments })
+  const quotes = createQuoteService({ ...deps, quoteTtlMs: deps.config.quoteTtl })
   return {
     wallets: createWalletService(deps),
     payments,
     payouts,
+    orders: createOrderService({ ...deps, quotes, feeBps: deps.config.tradingFeeBps }),
     whitelist: createWhitelistService(deps),
     webhookEndpoints: createWebhookEndpointService(deps),
-    quotes: createQuoteService({ ...deps, quoteTtlMs: deps.config.quoteTtl }),
+    quotes,
   }
 }
 

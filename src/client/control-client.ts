@@ -3,6 +3,7 @@ import type { FailureCode } from '../model/failures.js'
 import type { CreateFaultSchema, FaultSchema } from '../schemas/faults.js'
 import type { CreateOutcomeRuleSchema, OutcomeRuleSchema } from '../schemas/outcome-rules.js'
 import type { ClockSchema, CreatedKeySchema, CreateKeySchema, MagicAddressSchema, RequestJournalEntrySchema, ResetResultSchema, RestoreResultSchema, SnapshotSchema } from '../schemas/control.js'
+import type { OrderSchema } from '../schemas/order.js'
 import type { PaymentSchema } from '../schemas/payment.js'
 import type { PricePinSchema } from '../schemas/price.js'
 import type { LedgerTransactionSchema } from '../schemas/postings.js'
@@ -20,6 +21,7 @@ import type { WhitelistedAddressSchema } from '../schemas/whitelist.js'
 
 export type SandboxClock = z.output<typeof ClockSchema>
 export type SandboxPayment = z.output<typeof PaymentSchema>
+export type SandboxOrder = z.output<typeof OrderSchema>
 export type SandboxWallet = z.output<typeof WalletSchema>
 export type SandboxBalance = z.output<typeof BalanceSchema>
 export type SandboxPayout = z.output<typeof PayoutSchema>
@@ -163,6 +165,10 @@ export interface ControlClient {
   pricePins(): Promise<SandboxPricePin[]>
   unpinPrice(pair: string): Promise<{ pair: string; object: 'price_pin'; deleted: true }>
   unpinPrices(): Promise<{ deleted: number }>
+  /** Fills an open order now: by default the remainder at the current ask (buy) or bid (sell); never beyond its limit. */
+  fillOrder(orderId: string, input?: { amount?: string; price?: string }): Promise<SandboxOrder>
+  /** Rejects an open order that has no fills, releasing what it holds. */
+  rejectOrder(orderId: string, reason?: string): Promise<SandboxOrder>
   /** Recent `/v1` requests, newest first (one page: `limit` 1–100, default 20). */
   requests(filter?: RequestFilter): Promise<SandboxRequest[]>
   /** Any other control call: `request('POST', '/reset', {...})` (the path is relative to `/_sandbox`). */
@@ -234,6 +240,8 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     pricePins: () => request('GET', '/prices'),
     unpinPrice: (pair) => request('DELETE', `/prices/${id(pair)}`),
     unpinPrices: () => request('DELETE', '/prices'),
+    fillOrder: (orderId, input = {}) => request('POST', `/orders/${id(orderId)}/fill`, input),
+    rejectOrder: (orderId, reason) => request('POST', `/orders/${id(orderId)}/reject`, reason === undefined ? {} : { reason }),
     requests: (filter = {}) => request('GET', `/requests${query(filter)}`),
     request,
   }

@@ -5,7 +5,7 @@ import type { RequestJournal } from './request-journal.js'
 import type { Accounts } from '../ledger/accounts.js'
 import type { OutcomeRules } from '../lifecycle/outcome-rules.js'
 import type { Screening } from '../lifecycle/screening.js'
-import type { PaymentRecord, WalletRecord } from '../model/records.js'
+import type { OrderRecord, PaymentRecord, WalletRecord } from '../model/records.js'
 import type { AccountState } from '../store/account-state.js'
 import { forkRngState, type RngState } from '../rng.js'
 import type { Data } from '../schemas/data-file.js'
@@ -103,6 +103,14 @@ export function createSandboxControl(deps: {
         if (payment) return { account, payment }
       }
       throw notFound('payment', id)
+    },
+
+    findOrder(id: string): { account: AccountState; order: OrderRecord } {
+      for (const account of store.accounts.values()) {
+        const order = account.orders.get(id)
+        if (order) return { account, order }
+      }
+      throw notFound('order', id)
     },
   }
 }

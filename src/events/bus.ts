@@ -1,10 +1,11 @@
 import { EventEmitter } from 'node:events'
-import type { SandboxEvent, WalletNotification } from '../model/events.js'
+import type { OrderNotification, SandboxEvent, WalletNotification } from '../model/events.js'
 
 
 interface BusEvents {
   event: [SandboxEvent]
   wallet: [WalletNotification]
+  order: [OrderNotification]
   /** An account was reset or removed: subscribers drop what they hold for it. */
   'account.reset': [string]
   /** The whole state was replaced by a snapshot (`POST /_sandbox/restore`), after every `account.reset`. */

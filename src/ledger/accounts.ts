@@ -6,6 +6,7 @@ import type { Fixtures } from '../fixtures.js'
 import { newId } from '../ids.js'
 import { toBaseUnits } from '../money.js'
 import { createRng, forkRngState, restoreRng } from '../rng.js'
+import { OrderIndex } from '../store/order-index.js'
 import { PaymentIndex } from '../store/payment-index.js'
 import { PostingsLog } from '../store/postings-log.js'
 import type { KeyRecord, KeyType, Scope, SigningAlgorithm, WalletRecord, WebhookEndpointRecord } from '../model/records.js'
@@ -65,6 +66,7 @@ export function createAccounts(deps: {
       rng,
       wallets,
       payments: new PaymentIndex(),
+      orders: new OrderIndex(),
       payouts: new Map(),
       whitelist: new Map(),
       webhooks,

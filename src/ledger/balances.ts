@@ -1,4 +1,4 @@
-import { externalAccount, openingBalanceLines, resolveAccount, walletAccount, type Bucket } from '../model/ledger-accounts.js'
+import { externalAccount, feeAccount, openingBalanceLines, resolveAccount, tradingAccount, walletAccount, type Bucket } from '../model/ledger-accounts.js'
 import type { Cause, PostingLine } from '../model/postings.js'
 import type { WalletRecord } from '../model/records.js'
 import type { AccountState } from '../store/account-state.js'
@@ -97,4 +97,37 @@ export function release(account: AccountState, wallet: WalletRecord, units: bigi
 /** Payment completed: locked → the recipient wallet's available, or out of the sandbox to an address. */
 export function settle(account: AccountState, source: WalletRecord, units: bigint, recipient: WalletRecord | undefined, reason: Reason, changes: Change[]): void {
   transfer(account, reason, locked(source), recipient ? available(recipient) : outside(source), units, recipient ? [source, recipient] : [source], changes)
+}
+
+/** One fill of an order, in base units of its wallets (CONTRACT.md section 15). */
+export interface FillMovement {
+  /** The wallet that gives (the quote wallet of a buy, the base wallet of a sell): from its locked balance. */
+  payer: WalletRecord
+  /** Leaves the payer's locked balance for the trading desk (a buy's fee not included). */
+  paid: bigint
+  /** The wallet that gets the other currency, into its available balance. */
+  receiver: WalletRecord
+  /** Arrives from the trading desk before the fee (a sell's fee is taken out of it). */
+  received: bigint
+  /** The taker fee, in the quote currency: on top of `paid` for a buy, out of `received` for a sell. */
+  fee: bigint
+  side: 'buy' | 'sell'
+}
+
+/**
+ * An order's fill: the payer's locked funds go to the trading desk of their currency, the desk of
+ * the other currency pays the receiver, and the fee goes to the fee account of the quote
+ * currency. Each currency balances on its own. `payer` and `receiver` are copies to put.
+ */
+export function fill(account: AccountState, reason: Reason, movement: FillMovement, changes: Change[]): void {
+  const { payer, paid, receiver, received, fee, side } = movement
+  const quoteWallet = side === 'buy' ? payer : receiver
+  const lines: PostingLine[] = [
+    { account: locked(payer), amount: -(paid + (side === 'buy' ? fee : 0n)) },
+    { account: tradingAccount(payer.network, payer.currency), amount: paid },
+    { account: tradingAccount(receiver.network, receiver.currency), amount: -received },
+    { account: available(receiver), amount: received - (side === 'sell' ? fee : 0n) },
+    { account: feeAccount(quoteWallet.network, quoteWallet.currency), amount: fee },
+  ]
+  post(account, reason, lines.filter((line) => line.amount !== 0n), [payer, receiver], changes)
 }

@@ -33,8 +33,8 @@ export function presentTransaction(account: AccountState, tx: LedgerTransaction)
     reference: tx.ref,
     postings: tx.lines.map(({ account: name, amount }) => {
       // Every line was resolved when it was posted (or loaded), and wallets are never removed.
-      const { network, currency, wallet, bucket } = resolveAccount(name, (id) => account.wallets.get(id))!
-      return { account: name, wallet_id: wallet ? wallet.id : null, bucket: bucket ?? ('external' as const), amount: formatAmount(amount, ASSETS[network][currency]!), currency, network }
+      const { network, currency, wallet, bucket, counterparty } = resolveAccount(name, (id) => account.wallets.get(id))!
+      return { account: name, wallet_id: wallet ? wallet.id : null, bucket: bucket ?? counterparty ?? ('external' as const), amount: formatAmount(amount, ASSETS[network][currency]!), currency, network }
     }),
     created_at: new Date(tx.at).toISOString(),
   }

@@ -113,6 +113,9 @@ export function createWalletService(deps: { store: Store; clock: Clock; publishe
       if (account.payments.hasOpenPayments(id)) {
         throw new ApiError('wallet_not_empty', `Wallet ${id} has payments that are not final yet; wait for them to complete or fail.`)
       }
+      if (account.orders.hasOpenOrders(id)) {
+        throw new ApiError('wallet_not_empty', `Wallet ${id} trades in orders that are still open; cancel them or wait for them to fill.`)
+      }
       return save(account, { ...wallet, status: 'closed', updated_at: clock.nowIso() })
     },
 

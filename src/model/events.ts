@@ -20,6 +20,12 @@ export const EVENT_TYPES = [
   'payout.completed',
   'payout.failed',
   'payout.partially_failed',
+  'order.created',
+  'order.partially_filled',
+  'order.filled',
+  'order.cancelled',
+  'order.expired',
+  'order.rejected',
 ] as const
 export type EventType = (typeof EVENT_TYPES)[number]
 
@@ -28,6 +34,18 @@ export interface WalletNotification {
   account_id: string
   wallet_id: string
   event: 'balance.updated' | 'payment.updated' | 'deposit.received'
+  data: unknown
+  timestamp: string
+}
+
+export type OrderEventType = Extract<EventType, `order.${string}`>
+
+/** An order event for the stream's `orders` channel, numbered per account from 1 without gaps. */
+export interface OrderNotification {
+  account_id: string
+  event: OrderEventType
+  sequence: number
+  pair: string
   data: unknown
   timestamp: string
 }

@@ -4,7 +4,9 @@ import type { PostingLine } from './postings.js'
 /**
  * The ledger accounts of the postings (ARCHITECTURE.md "Money"), named so that a data file reads
  * plainly: `<wallet id>:available` and `<wallet id>:locked` for each wallet (locked is its money in
- * flight), and `external:<network>:<currency>` for the world outside the sandbox.
+ * flight), `external:<network>:<currency>` for the world outside the sandbox, and for trading
+ * (CONTRACT.md section 15) `trading:<network>:<currency>`, the desk an order's fills exchange with,
+ * and `fees:<network>:<currency>`, where taker fees go.
  */
 
 const isAsset = (network: string, currency: string) => Object.hasOwn(ASSETS, network) && Object.hasOwn(ASSETS[network as Network], currency)
@@ -13,12 +15,18 @@ export type Bucket = 'available' | 'locked'
 
 export const walletAccount = (walletId: string, bucket: Bucket) => `${walletId}:${bucket}`
 export const externalAccount = (network: string, currency: string) => `external:${network}:${currency}`
+export const tradingAccount = (network: string, currency: string) => `trading:${network}:${currency}`
+export const feeAccount = (network: string, currency: string) => `fees:${network}:${currency}`
 
-export type ParsedAccount = { kind: 'wallet'; walletId: string; bucket: Bucket } | { kind: 'external'; network: string; currency: string }
+/** The accounts that are not a wallet's: money outside the sandbox, the trading desk, collected fees. */
+export const COUNTERPARTIES = ['external', 'trading', 'fees'] as const
+export type Counterparty = (typeof COUNTERPARTIES)[number]
+
+export type ParsedAccount = { kind: 'wallet'; walletId: string; bucket: Bucket } | { kind: 'external'; counterparty: Counterparty; network: string; currency: string }
 
 export function parseAccount(name: string): ParsedAccount | undefined {
-  const external = /^external:([a-z]+):([A-Z]+)$/.exec(name)
-  if (external) return { kind: 'external', network: external[1]!, currency: external[2]! }
+  const external = /^(external|trading|fees):([a-z]+):([A-Z]+)$/.exec(name)
+  if (external) return { kind: 'external', counterparty: external[1] as Counterparty, network: external[2]!, currency: external[3]! }
   const wallet = /^(wal_[A-Za-z0-9]+):(available|locked)$/.exec(name)
   if (wallet) return { kind: 'wallet', walletId: wallet[1]!, bucket: wallet[2] as Bucket }
   return undefined
@@ -32,6 +40,8 @@ export interface ResolvedAccount<W> {
   asset: string
   wallet?: W
   bucket?: Bucket
+  /** For an account that is not a wallet's: which one. */
+  counterparty?: Counterparty
 }
 
 /** Undefined for a name that is no ledger account of these wallets (or of a known asset). */
@@ -40,7 +50,7 @@ export function resolveAccount<W extends { network: Network; currency: string }>
   if (!parsed) return undefined
   if (parsed.kind === 'external') {
     if (!isAsset(parsed.network, parsed.currency)) return undefined
-    return { network: parsed.network as Network, currency: parsed.currency, asset: `${parsed.network}:${parsed.currency}` }
+    return { network: parsed.network as Network, currency: parsed.currency, asset: `${parsed.network}:${parsed.currency}`, counterparty: parsed.counterparty }
   }
   const found = wallet(parsed.walletId)
   return found && { network: found.network, currency: found.currency, asset: `${found.network}:${found.currency}`, wallet: found, bucket: parsed.bucket }

@@ -1,6 +1,6 @@
 /** What a posting is (ARCHITECTURE.md "Money"); the log that keeps them is `store/postings-log.ts`. */
 
-export const CAUSES = ['opening_balance', 'deposit', 'payment.created', 'payment.completed', 'payment.failed', 'payout.created'] as const
+export const CAUSES = ['opening_balance', 'deposit', 'payment.created', 'payment.completed', 'payment.failed', 'payout.created', 'order.locked', 'order.filled', 'order.released'] as const
 export type Cause = (typeof CAUSES)[number]
 
 export interface PostingLine {
@@ -14,7 +14,7 @@ export interface LedgerTransaction {
   /** Position in the log, from 1. */
   id: number
   cause: Cause
-  /** What caused it: a payment, payout or wallet id, or a deposit's sending address. */
+  /** What caused it: a payment, payout, order or wallet id, or a deposit's sending address. */
   ref: string
   /** Sandbox time, ms since the epoch. */
   at: number

@@ -3,7 +3,7 @@ import { resolveAccount, walletAccount } from '../model/ledger-accounts.js'
 import { ASSETS, NETWORKS, type Network } from '../model/networks.js'
 import { CAUSES } from '../model/postings.js'
 import { isStandardBase64, parseEd25519PublicKey } from '../key-material.js'
-import { SCOPES, type KeyRecord, type PaymentRecord, type PayoutRecord, type QuoteRecord, type WalletRecord } from '../model/records.js'
+import { SCOPES, type KeyRecord, type OrderRecord, type PaymentRecord, type PayoutRecord, type QuoteRecord, type WalletRecord } from '../model/records.js'
 import { AMOUNT_PATTERN, formatAmount } from '../money.js'
 import { FaultSchema } from './faults.js'
 import { OutcomeRuleSchema } from './outcome-rules.js'
@@ -93,6 +93,40 @@ export const PaymentDataSchema = z.object({
     .nullable(),
 }) satisfies z.ZodType<Stored<PaymentRecord>>
 
+const ORDER_STATUSES = ['open', 'partially_filled', 'filled', 'cancelled', 'expired', 'rejected'] as const
+
+export const OrderDataSchema = z.object({
+  id: z.string(),
+  seq: z.number().int(),
+  pair: z.string(),
+  base: z.string(),
+  quote: z.string(),
+  side: z.enum(['buy', 'sell']),
+  type: z.enum(['market', 'limit']),
+  status: z.enum(ORDER_STATUSES),
+  time_in_force: z.enum(['gtc', 'ioc', 'gtd']),
+  amount_units: units,
+  filled_units: units,
+  limit_price: z.string().nullable(),
+  expires_at: timestamp.nullable(),
+  base_wallet: z.string(),
+  quote_wallet: z.string(),
+  base_decimals: z.number().int().min(0).max(18),
+  quote_decimals: z.number().int().min(0).max(18),
+  quote_id: z.string().nullable(),
+  fee_bps: z.number().int().min(0).max(10_000),
+  quote_num: units,
+  quote_units: units,
+  fee_units: units,
+  locked_units: units,
+  fills: z.array(z.object({ price: z.string(), amount: units, fee: units, timestamp })),
+  reject_reason: z.string().nullable(),
+  metadata,
+  created_at: timestamp,
+  updated_at: timestamp,
+  completed_at: timestamp.nullable(),
+}) satisfies z.ZodType<Omit<Stored<OrderRecord>, 'fills'> & { fills: Array<{ price: string; amount: string; fee: string; timestamp: string }> }>
+
 export const PayoutDataSchema = z.object({
   id: z.string(),
   status: z.enum(['pending', 'processing', 'completed', 'partially_failed', 'failed']),
@@ -105,7 +139,7 @@ export const PayoutDataSchema = z.object({
   updated_at: timestamp,
 }) satisfies z.ZodType<PayoutRecord>
 
-export const AccountRecordDataSchema = z.object({ id: z.string(), created_at: timestamp, whitelist_enforced: z.boolean() })
+export const AccountRecordDataSchema = z.object({ id: z.string(), created_at: timestamp, whitelist_enforced: z.boolean(), order_events: z.number().int().min(0).optional() })
 
 export const WhitelistDataSchema = z.object({ id: z.string(), address: z.string(), network: z.enum(NETWORKS), label: z.string().nullable(), created_at: timestamp })
 
@@ -155,6 +189,8 @@ export const AccountDataSchema = z.object({
   rng_state: z.tuple([z.number(), z.number(), z.number(), z.number()]),
   wallets: z.array(WalletDataSchema),
   payments: z.array(PaymentDataSchema),
+  // Files written before trading existed have none.
+  orders: z.array(OrderDataSchema).default([]),
   // Files written before bulk payouts existed have none.
   payouts: z.array(PayoutDataSchema).default([]),
   whitelist: z.array(WhitelistDataSchema),
@@ -262,7 +298,7 @@ export function firstPostingsInconsistency(
     const perAsset = new Map<string, bigint>()
     for (const [l, line] of tx.lines.entries()) {
       const resolved = resolveAccount(line.account, (id) => byId.get(id))
-      if (!resolved) return { path: ['postings', t, 'lines', l, 'account'], problem: `'${line.account}' is no ledger account of this account (wal_…:available, wal_…:locked or external:<network>:<currency>)` }
+      if (!resolved) return { path: ['postings', t, 'lines', l, 'account'], problem: `'${line.account}' is no ledger account of this account (wal_…:available, wal_…:locked, or external:, trading: or fees:<network>:<currency>)` }
       const amount = unitsOf(line.amount)
       if (amount === undefined) return undefined
       perAsset.set(resolved.asset, (perAsset.get(resolved.asset) ?? 0n) + amount)

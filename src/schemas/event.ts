@@ -2,6 +2,7 @@ import * as z from 'zod'
 import { EVENT_TYPES, type EventType } from '../model/events.js'
 import { TimestampSchema } from './common.js'
 import { PaymentSchema } from './payment.js'
+import { OrderSchema } from './order.js'
 import { PayoutSchema } from './payout.js'
 
 /**
@@ -19,6 +20,12 @@ const EVENTS: Record<EventType, { resource: z.ZodType; when: string }> = {
   'payout.completed': { resource: PayoutSchema, when: 'Every item of a bulk payout completed.' },
   'payout.failed': { resource: PayoutSchema, when: 'Every item of a bulk payout failed.' },
   'payout.partially_failed': { resource: PayoutSchema, when: 'A bulk payout ended with some items completed and some failed.' },
+  'order.created': { resource: OrderSchema, when: 'An order was placed: the order as created (status `open`, nothing filled), before any fill at creation.' },
+  'order.partially_filled': { resource: OrderSchema, when: 'A fill left part of an order open (one event per such fill).' },
+  'order.filled': { resource: OrderSchema, when: 'The last fill completed an order (status `filled`).' },
+  'order.cancelled': { resource: OrderSchema, when: 'An order was cancelled (by the API, or `ioc` with a remainder); what it held was released.' },
+  'order.expired': { resource: OrderSchema, when: 'A `gtd` order reached its `expires_at`; what it held was released.' },
+  'order.rejected': { resource: OrderSchema, when: 'An order was rejected (metadata `sandbox_outcome: "rejected"` or a control call), with its `reject_reason`.' },
 }
 
 /** `payment.succeeded` → `PaymentSucceededEvent`. */

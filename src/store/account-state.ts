@@ -1,5 +1,6 @@
 import type { AccountRecord, IdempotencyRecord, PayoutRecord, QuoteRecord, WalletRecord, WebhookEndpointRecord, WhitelistRecord } from '../model/records.js'
 import type { Rng } from '../rng.js'
+import type { OrderIndex } from './order-index.js'
 import type { PaymentIndex } from './payment-index.js'
 import type { PostingsLog } from './postings-log.js'
 
@@ -9,6 +10,7 @@ export interface AccountState {
   rng: Rng
   wallets: Map<string, WalletRecord>
   payments: PaymentIndex
+  orders: OrderIndex
   /** In creation order. */
   payouts: Map<string, PayoutRecord>
   whitelist: Map<string, WhitelistRecord>

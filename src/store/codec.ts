@@ -1,9 +1,9 @@
 import * as z from 'zod'
 import type { RecordKind } from './changes.js'
 import {
-  AccountDataSchema, AccountRecordDataSchema, IdempotencyDataSchema, KeyDataSchema, PayoutDataSchema, QuoteDataSchema, WalletDataSchema, WebhookDataSchema, WhitelistDataSchema,
+  AccountDataSchema, AccountRecordDataSchema, IdempotencyDataSchema, KeyDataSchema, OrderDataSchema, PayoutDataSchema, QuoteDataSchema, WalletDataSchema, WebhookDataSchema, WhitelistDataSchema,
 } from '../schemas/data-file.js'
-import { accountFromData, accountToData, decodeWallet, encodePayment, encodeWallet } from './data.js'
+import { accountFromData, accountToData, decodeOrder, decodeWallet, encodeOrder, encodePayment, encodeWallet } from './data.js'
 import { createPaymentDecoder } from './payment-decoder.js'
 import type { IdempotencyRecord } from '../model/records.js'
 
@@ -27,6 +27,7 @@ const CODECS: Record<RecordKind, Codec> = {
   wallet: { schema: WalletDataSchema, encode: encodeWallet, decode: decodeWallet },
   // Checked and decoded by its own fast path (see payment-decoder.ts).
   payment: { schema: z.unknown(), encode: encodePayment, decode: createPaymentDecoder() },
+  order: { schema: OrderDataSchema, encode: encodeOrder, decode: decodeOrder },
   payout: plain(PayoutDataSchema),
   whitelist: plain(WhitelistDataSchema),
   webhook: plain(WebhookDataSchema),

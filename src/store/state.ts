@@ -1,9 +1,8 @@
 import { POSTINGS_LOG, type Change, type ChangeSet, type RecordKind } from './changes.js'
 import type { Data, TransactionData } from '../schemas/data-file.js'
 import { accountFromData, accountToData, keysFromData } from './data.js'
-import type { PaymentIndex } from './payment-index.js'
 import { appendTransactionData } from './postings-data.js'
-import type { KeyRecord, PaymentRecord } from '../model/records.js'
+import type { KeyRecord, OrderRecord, PaymentRecord } from '../model/records.js'
 import type { AccountState } from './account-state.js'
 
 /** The collections of an account that hold one kind of record each, by the kind's name. */
@@ -50,7 +49,7 @@ export function createState() {
     }
     if (!accounts.has(change.account) && !created.has(change.account)) throw new ChangeError(`no account '${change.account}'`)
     if (change.op === 'append') return checkAppend(change, lengths, replaying)
-    if (change.op === 'delete' && change.kind === 'payment') throw new ChangeError('payments are never deleted')
+    if (change.op === 'delete' && (change.kind === 'payment' || change.kind === 'order')) throw new ChangeError(`${change.kind}s are never deleted`)
     return true
   }
 
@@ -97,7 +96,8 @@ export function createState() {
     }
     const account = accounts.get(change.account!)!
     if (kind === 'account') Object.assign(account.account, value)
-    else if (kind === 'payment') putPayment(account.payments, value as PaymentRecord)
+    else if (kind === 'payment') putIndexed(account.payments, value as PaymentRecord)
+    else if (kind === 'order') putIndexed(account.orders, value as OrderRecord)
     else upsert(account[ACCOUNT_MAPS[kind]] as Map<string, object>, id, value as object | undefined)
   }
 
@@ -149,7 +149,14 @@ function upsert<T extends object>(map: Map<string, T>, id: string, value: T | un
   else map.set(id, value)
 }
 
-function putPayment(index: PaymentIndex, value: PaymentRecord): void {
+/** A record kept in an index by status (payments, orders): updated in place, then moved if its status changed. */
+interface StatusIndex<T extends { id: string; status: S }, S> {
+  get(id: string): T | undefined
+  add(record: T): void
+  statusChanged(record: T, previous: S): void
+}
+
+function putIndexed<T extends { id: string; status: S }, S>(index: StatusIndex<T, S>, value: T): void {
   const existing = index.get(value.id)
   if (!existing) return index.add(value)
   const previous = existing.status

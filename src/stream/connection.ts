@@ -8,6 +8,8 @@ import { createOutbox, type Outbox, type OutboxLimits } from './outbox.js'
 import type { PriceModel } from '../market/prices.js'
 import type { PriceTicker } from './ticker.js'
 import type { WalletFeed } from './wallet-feed.js'
+import type { OrderFeed } from './order-feed.js'
+import { presentOrder } from '../ledger/present-order.js'
 
 export interface ConnectionDeps {
   clock: Clock
@@ -15,6 +17,9 @@ export interface ConnectionDeps {
   model: PriceModel
   ticker: PriceTicker
   wallets: WalletFeed
+  orders: OrderFeed
+  /** The pairs orders trade in (the orders channel's `pairs` filter). */
+  tradingPairs(): readonly string[]
   limits: OutboxLimits
   logError(error: unknown): void
 }
@@ -32,7 +37,7 @@ export interface Connection {
 const list = (values: readonly string[]) => values.join(', ')
 
 export function openConnection(socket: WebSocket, identity: Authenticated | undefined, deps: ConnectionDeps): Connection {
-  const { clock, store, model, ticker, wallets } = deps
+  const { clock, store, model, ticker, wallets, orders } = deps
   const outbox = createOutbox(socket, deps.limits)
   const connection: Connection = { socket, outbox, accountId: identity?.account.account.id, alive: true }
 
@@ -72,6 +77,33 @@ export function openConnection(socket: WebSocket, identity: Authenticated | unde
     return undefined
   }
 
+  /** `subscribed`, then the snapshot of the orders that can still fill, with the sequence of the last event before it. */
+  function onOrders(request: Extract<ChannelRequest, { channel: 'orders' }>): ErrorFrame | undefined {
+    if (!identity) {
+      return errorFrame('api_key_missing', 'The orders channel needs an API key: connect with Authorization: Bearer <key>, ?api_key=<key> or the subprotocol bearer.<key>. Without a key only prices can be subscribed.')
+    }
+    assertScope(identity.key, 'orders:read')
+    if (request.action === 'unsubscribe') {
+      orders.unsubscribe(outbox)
+      outbox.send({ type: 'unsubscribed', channel: 'orders' })
+      return undefined
+    }
+    const pairs = request.pairs === undefined ? undefined : [...new Set(request.pairs)]
+    const known = deps.tradingPairs()
+    const unknown = pairs?.filter((pair) => !known.includes(pair)) ?? []
+    if (unknown.length > 0) {
+      return errorFrame('parameter_invalid', `Unknown trading pair${unknown.length > 1 ? 's' : ''} ${list(unknown)}; the pairs are ${list(known)} (GET /v1/pairs).`)
+    }
+    const account = store.accounts.get(connection.accountId!)
+    const open = account ? account.orders.open().filter((order) => !pairs || pairs.includes(order.pair)) : []
+    orders.subscribe(outbox, connection.accountId!, pairs)
+    outbox.batch(() => {
+      outbox.send({ type: 'subscribed', channel: 'orders', pairs: pairs ?? null })
+      outbox.send({ type: 'orders_snapshot', channel: 'orders', sequence: account?.account.order_events ?? 0, data: open.map(presentOrder), timestamp: clock.nowIso() })
+    })
+    return undefined
+  }
+
   function handle(data: Buffer | ArrayBuffer | Buffer[]): ErrorFrame | undefined {
     const message = parseClientMessage(data)
     if (isErrorFrame(message)) return message
@@ -81,6 +113,7 @@ export function openConnection(socket: WebSocket, identity: Authenticated | unde
     }
     if (message.channel === 'prices') return onPrices(message)
     if (message.channel === 'wallets') return onWallets(message)
+    if (message.channel === 'orders') return onOrders(message)
     return errorFrame('parameter_invalid', `channel must be one of ${list(CHANNELS)}.`)
   }
 
@@ -104,6 +137,7 @@ export function openConnection(socket: WebSocket, identity: Authenticated | unde
   socket.on('close', () => {
     ticker.unsubscribe(outbox, ticker.pairsOf(outbox))
     wallets.unsubscribe(outbox, undefined)
+    orders.unsubscribe(outbox)
   })
   return connection
 }

@@ -1,6 +1,6 @@
 import * as z from 'zod'
 import { ApiError, echo, type ErrorCode } from '../errors.js'
-import type { WalletNotification } from '../model/events.js'
+import type { OrderNotification, WalletNotification } from '../model/events.js'
 import { parseOrThrow } from '../schemas/validate.js'
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../schemas/json-depth.js'
 import type { Quote } from '../market/prices.js'
@@ -11,7 +11,7 @@ import type { Quote } from '../market/prices.js'
  */
 
 export const ACTIONS = ['subscribe', 'unsubscribe', 'ping'] as const
-export const CHANNELS = ['prices', 'wallets'] as const
+export const CHANNELS = ['prices', 'wallets', 'orders'] as const
 export type Channel = (typeof CHANNELS)[number]
 
 const oneOf = (field: string, values: readonly string[]) => (issue: { input?: unknown }) =>
@@ -40,6 +40,7 @@ export type ClientMessage = z.output<typeof ClientMessageSchema>
 export type ChannelRequest =
   | { action: 'subscribe' | 'unsubscribe'; channel: 'prices'; pairs: string[] | undefined }
   | { action: 'subscribe' | 'unsubscribe'; channel: 'wallets'; walletIds: string[] | undefined }
+  | { action: 'subscribe' | 'unsubscribe'; channel: 'orders'; pairs: string[] | undefined }
 
 export type ParsedMessage = { action: 'ping' } | ChannelRequest
 
@@ -85,7 +86,11 @@ export function parseClientMessage(data: Buffer | ArrayBuffer | Buffer[]): Parse
     if (message.wallet_ids !== undefined) return errorFrame('parameter_invalid', 'wallet_ids belongs to the wallets channel; the prices channel takes pairs.')
     return { action, channel, pairs: message.pairs }
   }
-  if (message.pairs !== undefined) return errorFrame('parameter_invalid', 'pairs belongs to the prices channel; the wallets channel takes wallet_ids.')
+  if (channel === 'orders') {
+    if (message.wallet_ids !== undefined) return errorFrame('parameter_invalid', 'wallet_ids belongs to the wallets channel; the orders channel takes pairs.')
+    return { action, channel, pairs: message.pairs }
+  }
+  if (message.pairs !== undefined) return errorFrame('parameter_invalid', 'pairs belongs to the prices channel (and the orders channel); the wallets channel takes wallet_ids.')
   return { action, channel, walletIds: message.wallet_ids }
 }
 
@@ -106,3 +111,6 @@ export const walletFrame = (notification: WalletNotification): Buffer =>
       timestamp: notification.timestamp,
     }),
   )
+
+export const orderFrame = (notification: OrderNotification): Buffer =>
+  Buffer.from(JSON.stringify({ type: 'order', channel: 'orders', event: notification.event, sequence: notification.sequence, data: notification.data, timestamp: notification.timestamp }))

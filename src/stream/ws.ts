@@ -15,6 +15,7 @@ import type { PriceModel } from '../market/prices.js'
 import { createPriceTicker, type TickerStats, type TickHook } from './ticker.js'
 import { authenticateUpgrade, BEARER_PROTOCOL_PREFIX, refuseUpgrade } from './upgrade.js'
 import { createWalletFeed } from './wallet-feed.js'
+import { createOrderFeed } from './order-feed.js'
 
 export const STREAM_PATH = '/v1/stream'
 /** Incoming frames are capped (CONTRACT.md section 13); a bigger one closes the connection with 1009. */
@@ -39,6 +40,8 @@ export interface StreamDeps {
   accounts: Accounts
   bus: Bus
   model: PriceModel
+  /** The pairs orders trade in. */
+  tradingPairs(): readonly string[]
   nextRequestId(): string
   logger: Logger
 }
@@ -69,6 +72,7 @@ export function createStreamServer(deps: StreamDeps, overrides: Partial<StreamOp
   const { config, clock, store, accounts, bus, model, logger } = deps
   const ticker = createPriceTicker({ clock, model, intervalMs: config.priceInterval })
   const wallets = createWalletFeed(bus)
+  const orders = createOrderFeed(bus)
   const connections = new Set<Connection>()
   let closing = false
 
@@ -86,7 +90,7 @@ export function createStreamServer(deps: StreamDeps, overrides: Partial<StreamOp
     ...{ closeTimeout: 5_000 },
   }))))
 
-  const connectionDeps = { clock, store, model, ticker, wallets, limits: options.limits, logError: (error: unknown) => logger.error('Stream message failed', error) }
+  const connectionDeps = { clock, store, model, ticker, wallets, orders, tradingPairs: deps.tradingPairs, limits: options.limits, logError: (error: unknown) => logger.error('Stream message failed', error) }
 
   function accept(socket: WebSocket, identity: Authenticated | undefined): void {
     const connection = openConnection(socket, identity, connectionDeps)
@@ -162,6 +166,7 @@ export function createStreamServer(deps: StreamDeps, overrides: Partial<StreamOp
       bus.off('state.restored', realign)
       ticker.close()
       wallets.close()
+      orders.close()
       const closed = [...connections].map(
         (connection) => new Promise<void>((resolve) => {
           connection.socket.once('close', () => resolve())

@@ -96,6 +96,21 @@ describe('the dashboard’s lists in Chromium', () => {
     expect(await page.locator('#payments tr.empty').textContent()).toBe('No payments yet.')
   })
 
+  it('shows orders with their fills', async () => {
+    sb = await startTestSandbox()
+    await sb.api.post('/_sandbox/prices').send({ pair: 'USDC/USD', price: '1', spread_bp: 0 }).expect(201)
+    await sb.api.post('/_sandbox/prices').send({ pair: 'ETH/USD', price: '3000', spread_bp: 0 }).expect(201)
+    const eth = await institutionalWallet(sb, 'ethereum', 'ETH')
+    const usdc = await institutionalWallet(sb, 'ethereum', 'USDC')
+    const order = (await sb.api.post('/v1/orders').set(sb.auth()).send({ pair: 'ETH/USDC', side: 'buy', type: 'limit', amount: '7', limit_price: '3000', base_wallet: eth.id, quote_wallet: usdc.id }).expect(201)).body.data
+    const page = await open()
+    await ready(page)
+    expect(await cellText(page, 'orders', order.id, 'filled')).toBe('5.00 / 7.00')
+    expect(await cellText(page, 'orders', order.id, 'fills')).toBe('5.00 @ 3000.00')
+    expect(await cellText(page, 'orders', order.id, 'status')).toBe('partially_filled')
+    expect(await pagerText(page, 'orders')).toBe('1 row')
+  })
+
   it('shows bulk payouts', async () => {
     sb = await startTestSandbox()
     const source = await institutionalWallet(sb, 'polygon', 'USDC')
@@ -163,13 +178,15 @@ describe('the dashboard’s lists in Chromium', () => {
     await payFrom(source, '123456.78')
     await sb.api.post('/v1/payouts').set(sb.auth()).send({ source_wallet: source.id, currency: 'USDC', items: [{ amount: '1', recipient: EVM }] }).expect(201)
     await sb.api.post('/v1/whitelisted_addresses').set(sb.auth()).send({ address: EVM, network: 'polygon' }).expect(201)
+    const [eth, usdc] = [await institutionalWallet(sb, 'ethereum', 'ETH'), await institutionalWallet(sb, 'ethereum', 'USDC')]
+    await sb.api.post('/v1/orders').set(sb.auth()).send({ pair: 'ETH/USDC', side: 'buy', type: 'limit', amount: '7', limit_price: '99999', base_wallet: eth.id, quote_wallet: usdc.id }).expect(201)
     await sb.api.post('/_sandbox/outcomes').send({ match: { recipient: EVM, source_wallet: source.id }, outcome: 'pending' }).expect(201)
     await sb.api.post('/_sandbox/faults').send({ match: { path: '/v1/payments*', api_key: 'sk_test_sandbox_default_key' }, fault: 'latency', latency_ms: [20, 80], probability: 0.5 }).expect(201)
     await sb.sandbox.webhooks.idle()
 
     const page = await browser.open(sb.url, { viewport: { width: 375, height: 800 } })
     await ready(page)
-    for (const list of ['payments', 'payouts', 'endpoints', 'deliveries', 'whitelist', 'outcomes', 'faults', 'requests']) {
+    for (const list of ['payments', 'payouts', 'orders', 'endpoints', 'deliveries', 'whitelist', 'outcomes', 'faults', 'requests']) {
       await page.locator(`#${list} tbody tr[data-id]`).first().waitFor({ timeout: 5000 })
     }
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375)

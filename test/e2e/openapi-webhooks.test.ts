@@ -36,6 +36,17 @@ describe('webhook payloads', () => {
       const items = await payout()
       for (const [index, how] of outcomes.entries()) await settle(items[index]!, how)
     }
+    const eth = (await institutionalWallet(sb, 'ethereum', 'ETH')).id
+    const usdc = (await institutionalWallet(sb, 'ethereum', 'USDC')).id
+    const order = async (body: Record<string, unknown>) =>
+      (await sb.api.post('/v1/orders').set(sb.auth()).send({ pair: 'ETH/USDC', side: 'buy', type: 'limit', amount: '0.01', limit_price: '1', base_wallet: eth, quote_wallet: usdc, ...body }).expect(201)).body.data.id as string
+    const resting = await order({})
+    await sb.api.post(`/_sandbox/orders/${resting}/fill`).send({ amount: '0.005', price: '1' }).expect(200)
+    await sb.api.post(`/_sandbox/orders/${resting}/fill`).send({ price: '0.99' }).expect(200)
+    await sb.api.post(`/v1/orders/${await order({})}/cancel`).set(sb.auth()).expect(200)
+    await sb.api.post(`/_sandbox/orders/${await order({})}/reject`).send({}).expect(200)
+    await order({ time_in_force: 'gtd', expires_at: '2026-01-01T00:00:01.000Z' })
+    await sb.api.post('/_sandbox/clock/advance').send({ ms: 1000 }).expect(200)
 
     const deliveries = (await sb.api.get('/_sandbox/webhooks/deliveries?limit=100').expect(200)).body.data as unknown[]
     const received = await receiver.waitFor(deliveries.length)

@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest'
+import { EVENT_TYPES } from '../../src/model/events.js'
 import { configuredWebhookSecret } from '../../src/sandbox.js'
 import { VERSION } from '../../src/version.js'
 import { DEFAULT_KEY, institutionalWallet, startTestSandbox, type TestSandbox } from '../helpers/start-test-sandbox.js'
 import { refusedUrl, startWebhookReceiver, type Responder, type WebhookReceiver } from '../helpers/webhook-receiver.js'
 
 const RECIPIENT = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'
-const ALL_TYPES = ['payment.created', 'payment.processing', 'payment.succeeded', 'payment.failed', 'payout.created', 'payout.completed', 'payout.failed', 'payout.partially_failed']
+const ALL_TYPES = [...EVENT_TYPES]
 
 let sb: TestSandbox | undefined
 const receivers: WebhookReceiver[] = []

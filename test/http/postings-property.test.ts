@@ -6,8 +6,9 @@ import { startTestSandbox, type TestSandbox } from '../helpers/start-test-sandbo
 
 /**
  * Random histories against a real sandbox (automatic settlement on a manual clock): deposits,
- * payments to addresses and to wallets, bulk payouts, control complete/fail, clock advances,
- * snapshots and restores. After every step the books must hold: every cached balance is what its
+ * payments to addresses and to wallets, bulk payouts, control complete/fail, orders (market and
+ * limit, gtc and ioc, buys and sells) with cancels, control fills and rejects, clock advances (whose
+ * ticks fill resting orders), snapshots and restores. After every step the books must hold: every cached balance is what its
  * postings add up to, every transaction balances, each asset sums to zero over all ledger accounts
  * (external ones included), no balance is negative; and a refused request changes nothing.
  */
@@ -33,6 +34,19 @@ const step = fc.oneof(
   fc.record({ kind: fc.constant('payout' as const), wallet: pick, items: fc.array(fc.record({ amount, to: recipient }), { minLength: 1, maxLength: 4 }) }),
   fc.record({ kind: fc.constantFrom('complete' as const, 'fail' as const), payment: pick }),
   fc.record({ kind: fc.constant('advance' as const), ms: fc.constantFrom(10, 60, 1_000, 5_000, 60_000) }),
+  fc.record({
+    kind: fc.constant('order' as const),
+    pair: fc.constantFrom('ETH/USDC', 'SOL/USDC', 'ETH/USDT', 'ETH/SOL', 'MATIC/USDC'),
+    side: fc.constantFrom('buy' as const, 'sell' as const),
+    type: fc.constantFrom('market' as const, 'limit' as const, 'ioc' as const),
+    amount: fc.constantFrom('0.001', '0.3', '2', '7', '40'),
+    // The limit as a percentage of the mid price: far below, just around, far above.
+    limitPercent: fc.constantFrom(50, 99, 101, 200),
+    base: pick,
+    quote: pick,
+  }),
+  fc.record({ kind: fc.constantFrom('cancel' as const, 'reject' as const), order: pick }),
+  fc.record({ kind: fc.constant('fill' as const), order: pick, amount: fc.constantFrom(undefined, '0.001', '1') }),
   fc.record({ kind: fc.constant('snapshot' as const) }),
   fc.record({ kind: fc.constant('restore' as const), snapshot: pick }),
 )
@@ -55,6 +69,18 @@ async function run(sb: TestSandbox, steps: Step[]) {
   const auth = sb.auth()
   const wallets: Wallet[] = (await sb.api.get('/v1/wallets?limit=100').set(auth).expect(200)).body.data
   const payments: string[] = []
+  const orders: string[] = []
+  const ofCurrency = (currency: string, choice: number) => {
+    const candidates = wallets.filter((w) => w.currency === currency)
+    return candidates[choice % candidates.length]!
+  }
+  /** `percent` % of the pair's mid price now, with 6 decimals. */
+  const limitPrice = async (pair: string, percent: number) => {
+    const mid: string = (await sb.api.get(`/v1/prices?pairs=${pair}`).set(auth).expect(200)).body.data[0].price
+    const [whole, fraction = ''] = mid.split('.')
+    const units = (BigInt(whole! + fraction.padEnd(6, '0').slice(0, 6)) * BigInt(percent)) / 100n
+    return `${units / 1_000_000n}.${String(units % 1_000_000n).padStart(6, '0')}`
+  }
   const snapshots: unknown[] = []
   const at = (list: readonly unknown[], index: number) => list[index % list.length]
   const to = (source: Wallet, choice: 'address' | number) => {
@@ -82,6 +108,24 @@ async function run(sb: TestSandbox, steps: Step[]) {
       if (status === 201) payments.push(...res.body.data.payment_ids)
     } else if (s.kind === 'complete' || s.kind === 'fail') {
       if (payments.length) status = (await sb.api.post(`/_sandbox/payments/${at(payments, s.payment)}/${s.kind}`).send({})).status
+    } else if (s.kind === 'order') {
+      const [baseCurrency, quoteCurrency] = s.pair.split('/') as [string, string]
+      const body = {
+        pair: s.pair, side: s.side, amount: s.amount,
+        type: s.type === 'ioc' ? 'limit' : s.type,
+        ...(s.type === 'market' ? {} : { limit_price: await limitPrice(s.pair, s.limitPercent) }),
+        ...(s.type === 'ioc' ? { time_in_force: 'ioc' } : {}),
+        base_wallet: ofCurrency(baseCurrency, s.base).id, quote_wallet: ofCurrency(quoteCurrency, s.quote).id,
+      }
+      const res = await sb.api.post('/v1/orders').set(auth).send(body)
+      status = res.status
+      if (status === 201) orders.push(res.body.data.id)
+    } else if (s.kind === 'cancel' && orders.length) {
+      status = (await sb.api.post(`/v1/orders/${at(orders, s.order)}/cancel`).set(auth).send({})).status
+    } else if (s.kind === 'reject' && orders.length) {
+      status = (await sb.api.post(`/_sandbox/orders/${at(orders, s.order)}/reject`).send({})).status
+    } else if (s.kind === 'fill' && orders.length) {
+      status = (await sb.api.post(`/_sandbox/orders/${at(orders, s.order)}/fill`).send(s.amount ? { amount: s.amount } : {})).status
     } else if (s.kind === 'advance') {
       await sb.api.post('/_sandbox/clock/advance').send({ ms: s.ms }).expect(200)
     } else if (s.kind === 'snapshot') {

@@ -1,3 +1,5 @@
+import { presentOrder } from '../../ledger/present-order.js'
+import { ListOrdersQuery, OrderSchema } from '../../schemas/order.js'
 import type * as z from 'zod'
 import { notFound } from '../../errors.js'
 import type { RequestContext } from '../../http/context.js'
@@ -66,6 +68,11 @@ export const accountControlRoutes = [
     name: 'payouts', operationId: 'sandboxListAccountPayouts', summary: 'An account’s bulk payouts, newest first, as GET /v1/payouts answers them',
     query: ListPayoutsQuery, response: PayoutSchema,
     read: (ctx, account, { limit, offset }) => presentPage(ctx.deps.services.payouts.list(account, offset, limit), presentPayout),
+  }),
+  accountList({
+    name: 'orders', operationId: 'sandboxListAccountOrders', summary: 'An account’s orders, newest first, as GET /v1/orders answers them',
+    query: ListOrdersQuery, response: OrderSchema,
+    read: (ctx, account, { limit, offset, ...filter }) => presentPage(ctx.deps.services.orders.list(account, filter, offset, limit), presentOrder),
   }),
   accountList({
     name: 'webhooks', operationId: 'sandboxListAccountWebhookEndpoints', summary: 'An account’s webhook endpoints, newest first, as GET /v1/webhooks answers them (no secrets)',

@@ -1,0 +1,72 @@
+import { FacetIndex } from './facet-index.js'
+import type { OrderRecord, OrderSide, OrderStatus } from '../model/records.js'
+
+export interface OrderFilter {
+  status?: OrderStatus
+  pair?: string
+  side?: OrderSide
+}
+
+/**
+ * One account's orders, indexed for every combination of the list's filters like its payments
+ * (facet-index.ts), so a filtered page costs the page. `open()` is what a tick looks at.
+ */
+export class OrderIndex {
+  private readonly byId = new Map<string, OrderRecord>()
+  // Highest cardinality first (see FacetIndex): pairs, sides, statuses. Only the status changes.
+  private readonly facets = new FacetIndex<OrderRecord>([{ key: (o) => o.pair }, { key: (o) => o.side }, { key: (o) => o.status }], (o) => o.seq)
+
+  get size(): number {
+    return this.facets.all.length
+  }
+
+  nextSeq(): number {
+    const { all } = this.facets
+    return all.length === 0 ? 1 : all[all.length - 1]!.seq + 1
+  }
+
+  get(id: string): OrderRecord | undefined {
+    return this.byId.get(id)
+  }
+
+  values(): readonly OrderRecord[] {
+    return this.facets.all
+  }
+
+  /** Orders that can still fill (`open` and `partially_filled`), oldest first. */
+  open(): OrderRecord[] {
+    const open = this.list({ status: 'open' }, 0, Infinity).items
+    const partial = this.list({ status: 'partially_filled' }, 0, Infinity).items
+    return [...open, ...partial].sort((a, b) => a.seq - b.seq)
+  }
+
+  /** How many orders can still fill, without copying them. */
+  openCount(): number {
+    return this.list({ status: 'open' }, 0, 0).total + this.list({ status: 'partially_filled' }, 0, 0).total
+  }
+
+  add(order: OrderRecord): void {
+    this.byId.set(order.id, order)
+    this.facets.add(order)
+  }
+
+  /** Call after changing `order.status` from `previous`. */
+  statusChanged(order: OrderRecord, previous: OrderStatus): void {
+    if (previous === order.status) return
+    const keys = this.facets.keysOf(order)
+    keys[STATUS] = previous
+    this.facets.changed(order, keys)
+  }
+
+  /** Orders holding funds of a wallet (a wallet with them cannot be closed). */
+  hasOpenOrders(walletId: string): boolean {
+    return this.open().some((order) => order.base_wallet === walletId || order.quote_wallet === walletId)
+  }
+
+  /** Newest first. */
+  list(filter: OrderFilter, offset: number, limit: number): { items: OrderRecord[]; total: number } {
+    return this.facets.query([filter.pair, filter.side, filter.status], offset, limit)
+  }
+}
+
+const STATUS = 2
