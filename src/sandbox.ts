@@ -36,7 +36,7 @@ import { configuredEndpointFor } from './ledger/webhook-endpoints.js'
 import { createOutcomeRules } from './lifecycle/outcome-rules.js'
 import { createOutcomeDecider } from './lifecycle/outcomes.js'
 import { createScreening } from './lifecycle/screening.js'
-import { createSettlement } from './lifecycle/settlement.js'
+import { createPaymentSettlement } from './lifecycle/payment-settlement.js'
 import { createLogger, type Logger } from './logger.js'
 import { createRng } from './rng.js'
 import { createServices, type Services } from './services.js'
@@ -109,7 +109,7 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
   const faultRules = createFaultRules({ store, rng: createRng(config.seed, 'fault-rules') })
   const journal = createRequestJournal()
   const control = createSandboxControl({ store, accounts, clock, bus, rules, screening, faults: faultRules, journal })
-  createSettlement({ config, clock, store, bus, fixtures, payments: services.payments, decide: createOutcomeDecider({ fixtures, rules, screening }) })
+  createPaymentSettlement({ config, clock, store, bus, fixtures, payments: services.payments, decide: createOutcomeDecider({ fixtures, rules, screening }) })
 
   const deps: AppDeps = { config, clock, store, accounts, services, control, fixtures }
   const faults = createFaults({ config, rules: faultRules })
