@@ -20,6 +20,12 @@ export const EVENT_TYPES = [
   'payout.completed',
   'payout.failed',
   'payout.partially_failed',
+  'settlement.created',
+  'settlement.processing',
+  'settlement.step_completed',
+  'settlement.completed',
+  'settlement.failed',
+  'settlement.refunded',
 ] as const
 export type EventType = (typeof EVENT_TYPES)[number]
 
