@@ -37,6 +37,8 @@ import { createOutcomeRules } from './lifecycle/outcome-rules.js'
 import { createOutcomeDecider } from './lifecycle/outcomes.js'
 import { createScreening } from './lifecycle/screening.js'
 import { createPaymentSettlement } from './lifecycle/payment-settlement.js'
+import { createSettlementDecider } from './lifecycle/settlement-outcomes.js'
+import { createSettlementSteps, type SettlementSteps } from './lifecycle/settlement-steps.js'
 import { createLogger, type Logger } from './logger.js'
 import { createRng } from './rng.js'
 import { createServices, type Services } from './services.js'
@@ -103,13 +105,16 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
     if (endpoints.length > 0) store.apply(endpoints)
   }
   const webhooks = createWebhookEngine({ bus, clock, store, config, logger })
-  const services = createServices({ config, store, clock, publisher })
-  const rules = createOutcomeRules({ store, rng: createRng(config.seed, 'outcome-rules') })
+  const prices = loadPriceModel(fixtures.dir, config.seed)
   const screening = createScreening({ fixtures, store })
+  const services = createServices({ config, store, clock, publisher, prices, decideSettlement: createSettlementDecider({ fixtures, screening }) })
+  const rules = createOutcomeRules({ store, rng: createRng(config.seed, 'outcome-rules') })
   const faultRules = createFaultRules({ store, rng: createRng(config.seed, 'fault-rules') })
   const journal = createRequestJournal()
   const control = createSandboxControl({ store, accounts, clock, bus, rules, screening, faults: faultRules, journal })
   createPaymentSettlement({ config, clock, store, bus, fixtures, payments: services.payments, decide: createOutcomeDecider({ fixtures, rules, screening }) })
+  const settlementSteps = createSettlementSteps({ config, clock, store, bus, settlements: services.settlements })
+  services.hooks.settlementMoved = settlementSteps.schedule
 
   const deps: AppDeps = { config, clock, store, accounts, services, control, fixtures }
   const faults = createFaults({ config, rules: faultRules })
@@ -128,7 +133,6 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
     faults,
     journal,
   }
-  const prices = loadPriceModel(fixtures.dir, config.seed)
   const stream = createStreamServer({ config, clock, store, accounts, bus, model: prices, nextRequestId: () => `req_${http.requestIds.base62(24)}`, logger }, options.stream)
   const routes: AnyRoute[] = [...priceRoutes(prices), ...walletRoutes, ...paymentRoutes, ...payoutRoutes, ...whitelistRoutes, ...webhookRoutes, ...controlRoutes, ...accountControlRoutes, ...faultControlRoutes, ...snapshotRoutes, ...webhookControlRoutes(webhooks)]
   routes.push(openApiRoute(routes))

@@ -7,6 +7,7 @@ import { newId } from '../ids.js'
 import { toBaseUnits } from '../money.js'
 import { createRng, forkRngState, restoreRng } from '../rng.js'
 import { PaymentIndex } from '../store/payment-index.js'
+import { SettlementIndex } from '../store/settlement-index.js'
 import { PostingsLog } from '../store/postings-log.js'
 import type { KeyRecord, KeyType, Scope, WalletRecord, WebhookEndpointRecord } from '../model/records.js'
 import type { AccountState } from '../store/account-state.js'
@@ -61,6 +62,7 @@ export function createAccounts(deps: {
       wallets,
       payments: new PaymentIndex(),
       payouts: new Map(),
+      settlements: new SettlementIndex(),
       whitelist: new Map(),
       webhooks,
       idempotency: new Map(),

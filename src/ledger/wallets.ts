@@ -113,6 +113,9 @@ export function createWalletService(deps: { store: Store; clock: Clock; publishe
       if (account.payments.hasOpenPayments(id)) {
         throw new ApiError('wallet_not_empty', `Wallet ${id} has payments that are not final yet; wait for them to complete or fail.`)
       }
+      if (account.settlements.hasOpen(id)) {
+        throw new ApiError('wallet_not_empty', `Wallet ${id} has settlements that are not final yet; wait for them to complete, fail or be refunded.`)
+      }
       return save(account, { ...wallet, status: 'closed', updated_at: clock.nowIso() })
     },
 

@@ -1,7 +1,7 @@
 import * as z from 'zod'
 import type { RecordKind } from './changes.js'
 import {
-  AccountDataSchema, AccountRecordDataSchema, IdempotencyDataSchema, KeyDataSchema, PayoutDataSchema, WalletDataSchema, WebhookDataSchema, WhitelistDataSchema,
+  AccountDataSchema, AccountRecordDataSchema, IdempotencyDataSchema, KeyDataSchema, PayoutDataSchema, SettlementDataSchema, WalletDataSchema, WebhookDataSchema, WhitelistDataSchema,
 } from '../schemas/data-file.js'
 import { accountFromData, accountToData, decodeWallet, encodePayment, encodeWallet } from './data.js'
 import { createPaymentDecoder } from './payment-decoder.js'
@@ -28,6 +28,7 @@ const CODECS: Record<RecordKind, Codec> = {
   // Checked and decoded by its own fast path (see payment-decoder.ts).
   payment: { schema: z.unknown(), encode: encodePayment, decode: createPaymentDecoder() },
   payout: plain(PayoutDataSchema),
+  settlement: plain(SettlementDataSchema),
   whitelist: plain(WhitelistDataSchema),
   webhook: plain(WebhookDataSchema),
   // In-flight requests are not acknowledged yet; on disk an idempotency record is always done.

@@ -2,6 +2,7 @@ import type { KeyRecord, PaymentRecord, WalletRecord } from '../model/records.js
 import { restoreRng, type RngState } from '../rng.js'
 import type { AccountData, Data } from '../schemas/data-file.js'
 import { PaymentIndex } from './payment-index.js'
+import { SettlementIndex } from './settlement-index.js'
 import { postingsFromData, postingsToData } from './postings-data.js'
 import type { AccountState } from './account-state.js'
 
@@ -24,6 +25,7 @@ export function accountToData(state: AccountState): AccountData {
     wallets: [...state.wallets.values()].map((w) => ({ ...encodeWallet(w), metadata: { ...w.metadata } })),
     payments: state.payments.values().map((p) => ({ ...encodePayment(p), metadata: { ...p.metadata }, plan: p.plan && { ...p.plan } })),
     payouts: [...state.payouts.values()].map((p) => ({ ...p, payment_ids: [...p.payment_ids], metadata: { ...p.metadata } })),
+    settlements: state.settlements.values().map((s) => structuredClone(s)),
     whitelist: [...state.whitelist.values()].map((entry) => ({ ...entry })),
     webhooks: [...state.webhooks.values()].map((endpoint) => ({ ...endpoint, events: [...endpoint.events] })),
     // In-flight requests are not acknowledged yet, so they are not kept.
@@ -41,6 +43,7 @@ export function accountFromData(data: AccountData): AccountState {
     wallets: new Map(data.wallets.map((w) => [w.id, decodeWallet(w)])),
     payments,
     payouts: new Map(data.payouts.map((p) => [p.id, { ...p, payment_ids: [...p.payment_ids], metadata: { ...p.metadata } }])),
+    settlements: settlementsFromData(data.settlements),
     whitelist: new Map(data.whitelist.map((entry) => [entry.id, { ...entry }])),
     webhooks: new Map(data.webhooks.map((endpoint) => [endpoint.id, { ...endpoint }])),
     idempotency: new Map(data.idempotency.map((record) => [record.scope, { ...record }])),
@@ -49,3 +52,9 @@ export function accountFromData(data: AccountData): AccountState {
 }
 
 export const keysFromData = (data: Data): KeyRecord[] => data.keys.map((k) => ({ ...k, scopes: [...k.scopes], allowed_ips: [...k.allowed_ips] }))
+
+function settlementsFromData(settlements: AccountData['settlements']): SettlementIndex {
+  const index = new SettlementIndex()
+  for (const settlement of settlements) index.put(structuredClone(settlement))
+  return index
+}

@@ -1,4 +1,5 @@
 import type { PaymentRecord, PaymentStatus } from '../model/records.js'
+import { bucket, insertSorted, removeSorted } from './seq-lists.js'
 
 export interface PaymentFilter {
   status?: PaymentStatus
@@ -96,33 +97,4 @@ function matches(payment: PaymentRecord, filter: PaymentFilter): boolean {
     (!filter.recipient_id || recipientKey(payment.destination) === recipientKey(filter.recipient_id)) &&
     (!filter.source_wallet || payment.source === filter.source_wallet)
   )
-}
-
-function bucket<K>(map: Map<K, PaymentRecord[]>, key: K): PaymentRecord[] {
-  let list = map.get(key)
-  if (!list) map.set(key, (list = []))
-  return list
-}
-
-/** Index of the first payment with seq >= `seq`. */
-function lowerBound(list: PaymentRecord[], seq: number): number {
-  let low = 0
-  let high = list.length
-  while (low < high) {
-    const mid = (low + high) >> 1
-    if (list[mid]!.seq < seq) low = mid + 1
-    else high = mid
-  }
-  return low
-}
-
-function insertSorted(list: PaymentRecord[], payment: PaymentRecord): void {
-  const last = list[list.length - 1]
-  if (!last || last.seq < payment.seq) list.push(payment)
-  else list.splice(lowerBound(list, payment.seq), 0, payment)
-}
-
-function removeSorted(list: PaymentRecord[], payment: PaymentRecord): void {
-  const index = lowerBound(list, payment.seq)
-  if (list[index] === payment) list.splice(index, 1)
 }

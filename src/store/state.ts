@@ -3,7 +3,7 @@ import type { Data, TransactionData } from '../schemas/data-file.js'
 import { accountFromData, accountToData, keysFromData } from './data.js'
 import type { PaymentIndex } from './payment-index.js'
 import { appendTransactionData } from './postings-data.js'
-import type { KeyRecord, PaymentRecord } from '../model/records.js'
+import type { KeyRecord, PaymentRecord, SettlementRecord } from '../model/records.js'
 import type { AccountState } from './account-state.js'
 
 /** The collections of an account that hold one kind of record each, by the kind's name. */
@@ -50,7 +50,7 @@ export function createState() {
     }
     if (!accounts.has(change.account) && !created.has(change.account)) throw new ChangeError(`no account '${change.account}'`)
     if (change.op === 'append') return checkAppend(change, lengths, replaying)
-    if (change.op === 'delete' && change.kind === 'payment') throw new ChangeError('payments are never deleted')
+    if (change.op === 'delete' && (change.kind === 'payment' || change.kind === 'settlement')) throw new ChangeError(`${change.kind}s are never deleted`)
     return true
   }
 
@@ -98,6 +98,7 @@ export function createState() {
     const account = accounts.get(change.account!)!
     if (kind === 'account') Object.assign(account.account, value)
     else if (kind === 'payment') putPayment(account.payments, value as PaymentRecord)
+    else if (kind === 'settlement') account.settlements.put(value as SettlementRecord)
     else upsert(account[ACCOUNT_MAPS[kind]] as Map<string, object>, id, value as object | undefined)
   }
 
