@@ -26,6 +26,8 @@ import { createRequestJournal } from './control/request-journal.js'
 import type { AnyRoute } from './http/route.js'
 import { openApiRoute } from './api/v1/openapi.js'
 import { paymentRoutes } from './api/v1/payments.js'
+import { settlementRoutes } from './api/v1/settlements.js'
+import { settlementControlRoutes } from './api/sandbox/settlements.js'
 import { payoutRoutes } from './api/v1/payouts.js'
 import { priceRoutes } from './api/v1/prices.js'
 import { walletRoutes } from './api/v1/wallets.js'
@@ -38,7 +40,7 @@ import { createOutcomeDecider } from './lifecycle/outcomes.js'
 import { createScreening } from './lifecycle/screening.js'
 import { createPaymentSettlement } from './lifecycle/payment-settlement.js'
 import { createSettlementDecider } from './lifecycle/settlement-outcomes.js'
-import { createSettlementSteps, type SettlementSteps } from './lifecycle/settlement-steps.js'
+import { createSettlementSteps } from './lifecycle/settlement-steps.js'
 import { createLogger, type Logger } from './logger.js'
 import { createRng } from './rng.js'
 import { createServices, type Services } from './services.js'
@@ -111,10 +113,10 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
   const rules = createOutcomeRules({ store, rng: createRng(config.seed, 'outcome-rules') })
   const faultRules = createFaultRules({ store, rng: createRng(config.seed, 'fault-rules') })
   const journal = createRequestJournal()
-  const control = createSandboxControl({ store, accounts, clock, bus, rules, screening, faults: faultRules, journal })
-  createPaymentSettlement({ config, clock, store, bus, fixtures, payments: services.payments, decide: createOutcomeDecider({ fixtures, rules, screening }) })
   const settlementSteps = createSettlementSteps({ config, clock, store, bus, settlements: services.settlements })
   services.hooks.settlementMoved = settlementSteps.schedule
+  const control = createSandboxControl({ store, accounts, clock, bus, rules, screening, faults: faultRules, journal, settlementSteps })
+  createPaymentSettlement({ config, clock, store, bus, fixtures, payments: services.payments, decide: createOutcomeDecider({ fixtures, rules, screening }) })
 
   const deps: AppDeps = { config, clock, store, accounts, services, control, fixtures }
   const faults = createFaults({ config, rules: faultRules })
@@ -134,7 +136,7 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
     journal,
   }
   const stream = createStreamServer({ config, clock, store, accounts, bus, model: prices, nextRequestId: () => `req_${http.requestIds.base62(24)}`, logger }, options.stream)
-  const routes: AnyRoute[] = [...priceRoutes(prices), ...walletRoutes, ...paymentRoutes, ...payoutRoutes, ...whitelistRoutes, ...webhookRoutes, ...controlRoutes, ...accountControlRoutes, ...faultControlRoutes, ...snapshotRoutes, ...webhookControlRoutes(webhooks)]
+  const routes: AnyRoute[] = [...priceRoutes(prices), ...walletRoutes, ...paymentRoutes, ...payoutRoutes, ...settlementRoutes, ...whitelistRoutes, ...webhookRoutes, ...controlRoutes, ...accountControlRoutes, ...faultControlRoutes, ...settlementControlRoutes, ...snapshotRoutes, ...webhookControlRoutes(webhooks)]
   routes.push(openApiRoute(routes))
   const app = createApp(deps, http, routes, options.beforeRoutes)
 

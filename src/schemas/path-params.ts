@@ -14,6 +14,7 @@ export const EXAMPLE_IDS = {
   wallet: 'wal_RJ404a9s9n2lY76hzhRKhSUF',
   payment: 'pay_M8tMrDBQ5xalOhAtDtasxSWX',
   payout: 'po_M8tMrDBQ5xalOhAtDtasxSWX',
+  settlement: 'stl_M8tMrDBQ5xalOhAtDtasxSWX',
   whitelistedAddress: 'wla_M8tMrDBQ5xalOhAtDtasxSWX',
   webhookEndpoint: 'whk_M8tMrDBQ5xalOhAtDtasxSWX',
   delivery: 'dlv_4FKHdGC9f70TkxHB4ckM8hJn',
@@ -25,6 +26,7 @@ export const AccountIdParams = idParams(EXAMPLE_IDS.account)
 export const WalletIdParams = idParams(EXAMPLE_IDS.wallet)
 export const PaymentIdParams = idParams(EXAMPLE_IDS.payment)
 export const PayoutIdParams = idParams(EXAMPLE_IDS.payout)
+export const SettlementIdParams = idParams(EXAMPLE_IDS.settlement)
 export const WhitelistedAddressIdParams = idParams(EXAMPLE_IDS.whitelistedAddress)
 export const WebhookEndpointIdParams = idParams(EXAMPLE_IDS.webhookEndpoint)
 export const DeliveryIdParams = idParams(EXAMPLE_IDS.delivery)
