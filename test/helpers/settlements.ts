@@ -34,3 +34,33 @@ export async function advanceClock(sb: TestSandbox, ms: number) {
 }
 
 export { institutionalWallet }
+
+/** Valid external addresses per network (from the chain tests). */
+export const EXTERNAL = {
+  polygon: '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed',
+  ethereum: '0xfB6916095ca1df60bB79Ce92cE3Ea74c37c5d359',
+  stellar: 'GAAZI4TCR3TY5OJHCTJC2A4QSY6CJWJH5IAJTGKIN2ER7LBNVKOCCWN7',
+  solana: 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA',
+} as const
+
+/** The settlement events the sandbox emitted, in order, as `type` (or `type:status`). */
+export function recordSettlementEvents(sb: TestSandbox): Array<{ type: string; id: string; status: string }> {
+  const events: Array<{ type: string; id: string; status: string }> = []
+  sb.sandbox.bus.on('event', (event) => {
+    if (!event.type.startsWith('settlement.')) return
+    const object = event.data.object as { id: string; status: string }
+    events.push({ type: event.type, id: object.id, status: object.status })
+  })
+  return events
+}
+
+/** Base units of a decimal string, for exact balance arithmetic in tests. */
+export const units = (amount: string, decimals: number): bigint => {
+  const [whole, fraction = ''] = amount.split('.')
+  return BigInt(whole! + fraction.padEnd(decimals, '0'))
+}
+export const show = (value: bigint, decimals: number): string => {
+  const text = value.toString().padStart(decimals + 1, '0')
+  const fraction = text.slice(-decimals).replace(/0+$/, '')
+  return `${text.slice(0, -decimals)}.${fraction.padEnd(2, '0')}`
+}
