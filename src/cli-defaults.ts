@@ -17,6 +17,7 @@ const UNSET_MEANS: Partial<Record<ConfigKey, string>> = {
 /** Where a default is a path of this machine, the help names it instead. */
 const DESCRIBED: Partial<Record<ConfigKey, string>> = {
   fixtures: "the package's fixtures/",
+  quoteTtl: '30s',
 }
 
 const DEFAULTS: Record<string, unknown> = ConfigSchema.parse({})

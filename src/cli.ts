@@ -35,6 +35,7 @@ const HELP: Record<ConfigKey, [string, string?]> = {
   webhookRetries: ['delays between webhook attempts, e.g. 5s,30s,2m,10m,1h, or none', '<list>'],
   webhookTimeout: ['ms before a webhook attempt counts as failed', '<ms>'],
   priceInterval: ['ms between price ticks on the stream', '<ms>'],
+  quoteTtl: ['how long a quote holds, in sandbox time: 30s, 2m, or a bare number of seconds', '<duration>'],
   logFormat: ['request log format (auto: pretty on a terminal, JSON otherwise)', '<auto|pretty|json>'],
   quiet: ['no banner and no request log'],
   latency: ['added latency on every /v1 request: 50 or 20-80 (ms)', '<ms>'],

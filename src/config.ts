@@ -20,20 +20,36 @@ const latencyInput = z
   })
   .refine(([min, max]) => min <= max, 'the range must go from low to high')
 
+const DELAY_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
+/** `250ms`, `5s`, `2m`, `1h` → ms; undefined for anything else. */
+function parseDelay(text: string): number | undefined {
+  const match = /^\s*(\d+)(ms|s|m|h)\s*$/.exec(text)
+  return match ? Number(match[1]) * DELAY_UNITS[match[2]!]! : undefined
+}
+
 /** `5s,30s,2m,10m,1h` or `none`: delays between webhook attempts. */
 const retryScheduleInput = z.string().transform((value, ctx): number[] => {
   if (value.trim() === 'none') return []
-  const units: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
   const delays: number[] = []
   for (const part of value.split(',')) {
-    const match = /^\s*(\d+)(ms|s|m|h)\s*$/.exec(part)
-    if (!match) {
+    const delay = parseDelay(part)
+    if (delay === undefined) {
       ctx.addIssue({ code: 'custom', message: `'${part.trim()}' is not a delay such as 5s, 2m or 1h (or use 'none')` })
       return z.NEVER
     }
-    delays.push(Number(match[1]) * units[match[2]!]!)
+    delays.push(delay)
   }
   return delays
+})
+
+/** `30s`, `2m` or a bare number of seconds (CONTRACT.md section 19) → ms, at least 1 ms. */
+const durationInput = z.string().transform((value, ctx): number => {
+  const ms = /^\s*\d+\s*$/.test(value) ? Number(value) * 1000 : parseDelay(value)
+  if (ms === undefined || ms < 1) {
+    ctx.addIssue({ code: 'custom', message: `'${value.trim()}' is not a duration such as 30s, 2m or 45 (seconds)` })
+    return z.NEVER
+  }
+  return ms
 })
 
 export const ConfigSchema = z.object({
@@ -66,6 +82,8 @@ export const ConfigSchema = z.object({
   webhookTimeout: integer(1).default(10_000),
   /** ms between price ticks on the stream. */
   priceInterval: integer(10).default(1000),
+  /** ms of sandbox time a quote holds. */
+  quoteTtl: durationInput.default(30_000),
   logFormat: z.enum(['auto', 'pretty', 'json']).default('auto'),
   quiet: booleanInput.default(false),
   latency: latencyInput.optional(),

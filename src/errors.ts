@@ -18,6 +18,8 @@ export const ERRORS = {
   insufficient_funds: { type: 'invalid_request_error', status: 422 },
   wallet_inactive: { type: 'invalid_request_error', status: 422 },
   recipient_not_whitelisted: { type: 'invalid_request_error', status: 422 },
+  quote_expired: { type: 'invalid_request_error', status: 422 },
+  quote_already_used: { type: 'invalid_request_error', status: 422 },
   idempotency_key_reused: { type: 'idempotency_error', status: 422 },
   idempotency_key_in_use: { type: 'idempotency_error', status: 409 },
   api_key_missing: { type: 'authentication_error', status: 401 },

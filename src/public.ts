@@ -10,7 +10,7 @@ import { createSandbox } from './sandbox.js'
  * the calling process, for test suites (a vitest globalSetup, a jest globalSetup, a mocha root hook).
  */
 
-type FlexibleKeys = 'latency' | 'webhookRetries' | 'clockStart'
+type FlexibleKeys = 'latency' | 'webhookRetries' | 'clockStart' | 'quoteTtl'
 
 /** The CLI's settings, camelCase, with the values they parse to. `WALLET_SANDBOX_*` variables are not read. */
 export type StartSandboxOptions = Partial<Omit<Config, FlexibleKeys>> & {
@@ -20,6 +20,8 @@ export type StartSandboxOptions = Partial<Omit<Config, FlexibleKeys>> & {
   webhookRetries?: readonly number[] | string
   /** Where a manual clock starts: an ISO 8601 string or a Date. */
   clockStart?: string | Date
+  /** How long a quote holds: `30000` (ms) or `'30s'`, `'2m'`. */
+  quoteTtl?: number | string
 }
 
 export interface RunningSandbox {
@@ -74,12 +76,13 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
 function toFlags(options: StartSandboxOptions): Partial<Record<ConfigKey, unknown>> {
   const unknown = Object.keys(options).filter((key) => !(key in ConfigSchema.shape))
   if (unknown.length > 0) throw new ConfigError(`Unknown startSandbox option${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. The options are: ${Object.keys(ConfigSchema.shape).join(', ')}.`)
-  const { latency, webhookRetries, clockStart, ...rest } = options
+  const { latency, webhookRetries, clockStart, quoteTtl, ...rest } = options
   const flags: Partial<Record<ConfigKey, unknown>> = { ...rest }
   if (latency !== undefined) flags.latency = typeof latency === 'string' ? latency : typeof latency === 'number' ? String(latency) : latency.join('-')
   if (webhookRetries !== undefined) {
     flags.webhookRetries = typeof webhookRetries === 'string' ? webhookRetries : webhookRetries.length === 0 ? 'none' : webhookRetries.map((ms) => `${ms}ms`).join(',')
   }
+  if (quoteTtl !== undefined) flags.quoteTtl = typeof quoteTtl === 'number' ? `${quoteTtl}ms` : quoteTtl
   if (clockStart !== undefined) flags.clockStart = clockStart instanceof Date ? clockStart.toISOString() : clockStart
   return flags
 }
@@ -88,7 +91,7 @@ export { createControlClient, SandboxControlError } from './client/control-clien
 export type {
   AccountPaymentFilter, AccountWhitelistFilter, ControlClient, ControlClientOptions, DeliveryFilter, FailPaymentInput, PageOptions, PostingFilter, RequestFilter, SandboxClock, SandboxCreatedKey,
   SandboxCreateKeyInput, SandboxDelivery, SandboxFault, SandboxFaultInput, SandboxHealth, SandboxMagicAddress, SandboxOutcomeRule, SandboxOutcomeRuleInput,
-  SandboxPayment, SandboxRequest, SandboxResetResult, SandboxRestoreResult, SandboxSnapshot, SandboxWallet,
+  SandboxPayment, SandboxPricePin, SandboxRequest, SandboxResetResult, SandboxRestoreResult, SandboxSnapshot, SandboxWallet,
   SandboxBalance, SandboxLedgerTransaction, SandboxPayout, SandboxWebhookEndpoint, SandboxWhitelistedAddress,
 } from './client/control-client.js'
 export { ConfigError }

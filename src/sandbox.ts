@@ -48,7 +48,11 @@ import type { WebhookEndpointRecord } from './model/records.js'
 import type { AccountState } from './store/account-state.js'
 import { put } from './store/changes.js'
 import { openStore, type Store } from './store/store.js'
-import { loadPriceModel } from './market/prices.js'
+import { createPriceModel, readPriceFixture, type PriceModel } from './market/prices.js'
+import { createTradingPairs, type TradingPairs } from './market/pairs.js'
+import { createPricePins } from './control/price-pins.js'
+import { priceControlRoutes } from './api/sandbox/prices.js'
+import { quoteRoutes } from './api/v1/quotes.js'
 import { createStreamServer, type StreamOptions, type StreamServer } from './stream/ws.js'
 
 export interface Sandbox {
@@ -64,6 +68,9 @@ export interface Sandbox {
   /** Webhook deliveries: the log, redelivery, and `idle()` for tests. */
   readonly webhooks: WebhookEngine
   readonly routes: readonly AnyRoute[]
+  /** The price feed (price pins included) behind the stream, `GET /v1/prices` and quotes. */
+  readonly prices: PriceModel
+  readonly pairs: TradingPairs
   /** The WebSocket stream at /v1/stream (its `stats()` show subscribers and slow readers). */
   readonly stream: StreamServer
   /** Starts serving; resolves with the address actually bound (port 0 picks a free one). */
@@ -107,15 +114,19 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
     if (endpoints.length > 0) store.apply(endpoints)
   }
   const webhooks = createWebhookEngine({ bus, clock, store, config, logger })
-  const prices = loadPriceModel(fixtures.dir, config.seed)
+  // One price model for everything: pins (kept in the store) move the stream, GET /v1/prices and quotes alike.
+  const pins = createPricePins({ store, clock })
+  const priceFixture = readPriceFixture(fixtures.dir)
+  const prices = createPriceModel(priceFixture, config.seed, pins.legs)
+  const pairs = createTradingPairs(priceFixture)
   const screening = createScreening({ fixtures, store })
-  const services = createServices({ config, store, clock, publisher, prices, decideSettlement: createSettlementDecider({ fixtures, screening }) })
+  const services = createServices({ config, store, clock, publisher, prices, pairs, decideSettlement: createSettlementDecider({ fixtures, screening }) })
   const rules = createOutcomeRules({ store, rng: createRng(config.seed, 'outcome-rules') })
   const faultRules = createFaultRules({ store, rng: createRng(config.seed, 'fault-rules') })
   const journal = createRequestJournal()
   const settlementSteps = createSettlementSteps({ config, clock, store, bus, settlements: services.settlements })
   services.hooks.settlementMoved = settlementSteps.schedule
-  const control = createSandboxControl({ store, accounts, clock, bus, rules, screening, faults: faultRules, journal, settlementSteps })
+  const control = createSandboxControl({ store, accounts, clock, bus, rules, screening, faults: faultRules, journal, pins, settlementSteps })
   createPaymentSettlement({ config, clock, store, bus, fixtures, payments: services.payments, decide: createOutcomeDecider({ fixtures, rules, screening }) })
 
   const deps: AppDeps = { config, clock, store, accounts, services, control, fixtures }
@@ -136,13 +147,16 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
     journal,
   }
   const stream = createStreamServer({ config, clock, store, accounts, bus, model: prices, nextRequestId: () => `req_${http.requestIds.base62(24)}`, logger }, options.stream)
-  const routes: AnyRoute[] = [...priceRoutes(prices), ...walletRoutes, ...paymentRoutes, ...payoutRoutes, ...settlementRoutes, ...whitelistRoutes, ...webhookRoutes, ...controlRoutes, ...accountControlRoutes, ...faultControlRoutes, ...settlementControlRoutes, ...snapshotRoutes, ...webhookControlRoutes(webhooks)]
+  const routes: AnyRoute[] = [
+    ...priceRoutes(prices), ...quoteRoutes(pairs), ...walletRoutes, ...paymentRoutes, ...payoutRoutes, ...settlementRoutes, ...whitelistRoutes, ...webhookRoutes,
+    ...controlRoutes, ...accountControlRoutes, ...faultControlRoutes, ...settlementControlRoutes, ...snapshotRoutes, ...webhookControlRoutes(webhooks), ...priceControlRoutes(prices),
+  ]
   routes.push(openApiRoute(routes))
   const app = createApp(deps, http, routes, options.beforeRoutes)
 
   let server: Server | undefined
   return {
-    config, app, clock, store, bus, accounts, services, fixtures, control, webhooks, routes, stream,
+    config, app, clock, store, bus, accounts, services, fixtures, control, webhooks, routes, stream, prices, pairs,
     listen() {
       server = createServer(app)
       server.on('upgrade', stream.handleUpgrade)

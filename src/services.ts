@@ -3,12 +3,13 @@ import type { Config } from './config.js'
 import type { Publisher } from './events/publisher.js'
 import { createPaymentService } from './ledger/payments.js'
 import { createPayoutService } from './ledger/payouts.js'
+import { createQuoteService } from './ledger/quotes.js'
+import type { TradingPairs } from './market/pairs.js'
+import type { PriceModel } from './market/prices.js'
 import { createWalletService } from './ledger/wallets.js'
 import { createWebhookEndpointService } from './ledger/webhook-endpoints.js'
 import { createWhitelistService } from './ledger/whitelist.js'
 import { createSettlementService } from './ledger/settlements.js'
-import { createRateSource } from './ledger/settlement-rates.js'
-import type { PriceModel } from './market/prices.js'
 import type { SettlementOutcome, SettlementRecord } from './model/records.js'
 import type { AccountState } from './store/account-state.js'
 import type { Store } from './store/store.js'
@@ -20,6 +21,7 @@ export function createServices(deps: {
   clock: Clock
   publisher: Publisher
   prices: PriceModel
+  pairs: TradingPairs
   decideSettlement?: (account: AccountState, settlement: SettlementRecord) => SettlementOutcome
 }) {
   // A payout follows its items: every status change of a payment is reported to it.
@@ -27,9 +29,10 @@ export function createServices(deps: {
   const payouts = createPayoutService({ ...deps, payments })
   /** Filled in by the wiring once the step timers exist (they need the service first). */
   const hooks: { settlementMoved?: (account: AccountState, settlement: SettlementRecord) => void } = {}
+  const quotes = createQuoteService({ ...deps, quoteTtlMs: deps.config.quoteTtl })
   const settlements = createSettlementService({
     ...deps,
-    rate: createRateSource(deps.prices),
+    quotes,
     whitelistEnforced: deps.config.whitelistEnforced,
     decide: deps.decideSettlement,
     onTransition: (account, settlement) => hooks.settlementMoved?.(account, settlement),
@@ -42,6 +45,7 @@ export function createServices(deps: {
     payouts,
     whitelist: createWhitelistService(deps),
     webhookEndpoints: createWebhookEndpointService(deps),
+    quotes,
   }
 }
 

@@ -4,6 +4,7 @@ import type { CreateFaultSchema, FaultSchema } from '../schemas/faults.js'
 import type { CreateOutcomeRuleSchema, OutcomeRuleSchema } from '../schemas/outcome-rules.js'
 import type { ClockSchema, CreatedKeySchema, CreateKeySchema, MagicAddressSchema, RequestJournalEntrySchema, ResetResultSchema, RestoreResultSchema, SnapshotSchema } from '../schemas/control.js'
 import type { PaymentSchema } from '../schemas/payment.js'
+import type { PricePinSchema } from '../schemas/price.js'
 import type { LedgerTransactionSchema } from '../schemas/postings.js'
 import type { PayoutSchema } from '../schemas/payout.js'
 import type { DeliverySchema, WebhookEndpointSchema } from '../schemas/webhook.js'
@@ -41,6 +42,8 @@ export type SandboxLedgerTransaction = z.output<typeof LedgerTransactionSchema>
 export type SandboxRequest = z.output<typeof RequestJournalEntrySchema>
 /** One webhook delivery: an event sent to one endpoint, with every attempt. */
 export type SandboxDelivery = z.output<typeof DeliverySchema>
+/** A pinned `<ASSET>/USD` mid price (`POST /_sandbox/prices`). */
+export type SandboxPricePin = z.output<typeof PricePinSchema>
 
 export interface SandboxHealth {
   status: 'ok'
@@ -155,6 +158,11 @@ export interface ControlClient {
   listFaults(): Promise<SandboxFault[]>
   removeFaults(): Promise<{ deleted: number }>
   removeFault(faultId: string): Promise<{ id: string; object: 'fault'; deleted: true }>
+  /** Pins an `<ASSET>/USD` mid (`'ETH/USD'`, `'EUR/USD'`); crosses follow. `spread_bp` 0 makes bid = ask = price. */
+  pinPrice(pair: string, price: string, options?: { spread_bp?: number }): Promise<SandboxPricePin>
+  pricePins(): Promise<SandboxPricePin[]>
+  unpinPrice(pair: string): Promise<{ pair: string; object: 'price_pin'; deleted: true }>
+  unpinPrices(): Promise<{ deleted: number }>
   /** Recent `/v1` requests, newest first (one page: `limit` 1–100, default 20). */
   requests(filter?: RequestFilter): Promise<SandboxRequest[]>
   /** Any other control call: `request('POST', '/reset', {...})` (the path is relative to `/_sandbox`). */
@@ -222,6 +230,10 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     listFaults: () => request('GET', '/faults'),
     removeFaults: () => request('DELETE', '/faults'),
     removeFault: (faultId) => request('DELETE', `/faults/${id(faultId)}`),
+    pinPrice: (pair, price, options = {}) => request('POST', '/prices', { pair, price, ...options }),
+    pricePins: () => request('GET', '/prices'),
+    unpinPrice: (pair) => request('DELETE', `/prices/${id(pair)}`),
+    unpinPrices: () => request('DELETE', '/prices'),
     requests: (filter = {}) => request('GET', `/requests${query(filter)}`),
     request,
   }

@@ -14,6 +14,7 @@ import { put } from '../store/changes.js'
 import { emptyData } from '../store/data.js'
 import type { Store } from '../store/store.js'
 import type { FaultRules } from './fault-rules.js'
+import type { PricePins } from './price-pins.js'
 
 /** What the control API does that no single ledger service owns: resets and cross-account look-ups. */
 export function createSandboxControl(deps: {
@@ -26,8 +27,9 @@ export function createSandboxControl(deps: {
   faults: FaultRules
   journal: RequestJournal
   settlementSteps: SettlementSteps
+  pins: PricePins
 }) {
-  const { store, accounts, clock, bus, rules, screening, faults, journal } = deps
+  const { store, accounts, clock, bus, rules, screening, faults, journal, pins } = deps
 
   function forget(accountId: string): void {
     clock.cancelTagged(accountId)
@@ -40,6 +42,7 @@ export function createSandboxControl(deps: {
     faults,
     journal,
     settlementSteps: deps.settlementSteps,
+    pins,
 
     /** Everything back to the fixtures: accounts provisioned since start-up are gone (open auth re-creates them on use). */
     resetAll(): void {
@@ -49,6 +52,7 @@ export function createSandboxControl(deps: {
       screening.clear()
       faults.clear()
       journal.clear()
+      pins.clear()
       accounts.ensureDefault()
     },
 

@@ -66,6 +66,7 @@ export function createAccounts(deps: {
       whitelist: new Map(),
       webhooks,
       idempotency: new Map(),
+      quotes: new Map(),
       postings: new PostingsLog(),
     }
     const addWallet = ({ balance, ...wallet }: Omit<WalletRecord, 'id' | 'address' | 'created_at' | 'updated_at' | 'status' | 'available' | 'locked'> & { balance: bigint }) => {

@@ -1,5 +1,5 @@
 import { ApiError, notFound } from '../errors.js'
-import { formatAmount } from '../money.js'
+import { formatAmount, toBaseUnits } from '../money.js'
 import { assetDecimals } from '../model/networks.js'
 import type { Rail, SettlementDestination, SettlementStepType, WalletRecord } from '../model/records.js'
 import type { CreateSettlement } from '../schemas/settlement.js'
@@ -7,7 +7,10 @@ import { FIAT_RAILS } from '../schemas/settlement.js'
 import type { AccountState } from '../store/account-state.js'
 import { decimalsOf } from './present.js'
 import { priceSettlement, type Pricing } from './settlement-pricing.js'
-import type { RateSource } from './settlement-rates.js'
+import { sidedPrice } from '../market/conversion.js'
+import type { PriceModel } from '../market/prices.js'
+import type { QuoteRecord } from '../model/records.js'
+import type { QuoteService } from './quotes.js'
 import { assertWhitelisted } from './whitelist.js'
 
 /** Fiat amounts have two decimals. */
@@ -21,6 +24,8 @@ export interface CheckedSettlement {
   destinationCurrency: string
   steps: SettlementStepType[]
   pricing: Pricing
+  /** The quote the settlement uses (checked usable; the caller marks it used in the same change). */
+  quote: QuoteRecord | undefined
 }
 
 /**
@@ -28,7 +33,7 @@ export interface CheckedSettlement {
  * anything: wallets (404) → currencies and amounts (400) → wallet states (422) → whitelist (422) →
  * available balance (422).
  */
-export function checkSettlement(account: AccountState, input: CreateSettlement, deps: { rate: RateSource; now: number; whitelistEnforced: boolean }): CheckedSettlement {
+export function checkSettlement(account: AccountState, input: CreateSettlement, deps: { prices: PriceModel; quotes: QuoteService; now: number; whitelistEnforced: boolean }): CheckedSettlement {
   const source = account.wallets.get(input.source_wallet)
   if (!source) throw notFound('wallet', input.source_wallet, 'source_wallet')
   const requested = input.destination
@@ -57,12 +62,24 @@ export function checkSettlement(account: AccountState, input: CreateSettlement, 
   if (network !== undefined && network !== source.network) steps.push('bridge')
   steps.push('transfer')
 
-  const rate = deps.rate(source.currency, destinationCurrency, deps.now)
-  if (rate === undefined) {
-    throw new ApiError('parameter_invalid', `There is no price for ${source.currency} to ${destinationCurrency} in the price feed; choose another destination currency.`, { param: 'destination.currency' })
-  }
-  if (input.amount === undefined && input.destination_amount === undefined) {
+  const conversion = steps.includes('conversion')
+  const quote = input.quote_id === undefined ? undefined : checkQuote(account, input, source.currency, destinationCurrency, deps.quotes)
+  if (quote === undefined && input.amount === undefined && input.destination_amount === undefined) {
     throw new ApiError('parameter_missing', 'amount or destination_amount is required: what leaves the source wallet before fees, or what the destination receives.', { param: 'amount' })
+  }
+  let price
+  if (conversion && !quote) {
+    if (!deps.prices.currencies.includes(source.currency) || !deps.prices.currencies.includes(destinationCurrency)) {
+      throw new ApiError('parameter_invalid', `There is no price for ${source.currency} to ${destinationCurrency} in the price feed; choose another destination currency.`, { param: 'destination.currency' })
+    }
+    price = sidedPrice(deps.prices, source.currency, destinationCurrency, deps.now)
+  }
+  // A quote's amounts have the fewest decimals of their currency (USDC 6), so they fit any wallet of it.
+  const quoted = quote && {
+    amount: toBaseUnits(quote.source_amount, decimalsOf(source)),
+    destination: toBaseUnits(quote.destination_amount, destinationDecimals),
+    fee: toBaseUnits(quote.fee_amount, decimalsOf(source)),
+    rate: quote.rate,
   }
   const pricing = priceSettlement(
     {
@@ -70,7 +87,8 @@ export function checkSettlement(account: AccountState, input: CreateSettlement, 
       destination_amount: input.destination_amount,
       sourceDecimals: decimalsOf(source),
       destinationDecimals,
-      rate,
+      price,
+      quoted,
       steps,
       onChain: destination.type === 'address' || steps.includes('bridge'),
       bank: destination.type === 'bank_account',
@@ -91,5 +109,24 @@ export function checkSettlement(account: AccountState, input: CreateSettlement, 
       { param: input.amount === undefined ? 'destination_amount' : 'amount' },
     )
   }
-  return { source, target, destination, destinationCurrency, steps, pricing }
+  return { source, target, destination, destinationCurrency, steps, pricing, quote }
+}
+
+/**
+ * A settlement's quote (CONTRACT.md section 15): usable (404, 422 `quote_expired`,
+ * `quote_already_used`), of the settlement's two currencies, and its amounts become the
+ * settlement's, so an amount given beside it must be the quote's.
+ */
+function checkQuote(account: AccountState, input: CreateSettlement, from: string, to: string, quotes: QuoteService): QuoteRecord {
+  const quote = quotes.checkUsable(account, input.quote_id!)
+  if (quote.source_currency !== from || quote.destination_currency !== to) {
+    throw new ApiError('parameter_invalid', `quote ${quote.id} converts ${quote.source_currency} to ${quote.destination_currency}; this settlement converts ${from} to ${to}.`, { param: 'quote_id' })
+  }
+  if (input.amount !== undefined && input.amount !== quote.source_amount) {
+    throw new ApiError('parameter_invalid', `amount must be the quote's source_amount (${quote.source_amount}), or be left out.`, { param: 'amount' })
+  }
+  if (input.destination_amount !== undefined && input.destination_amount !== quote.destination_amount) {
+    throw new ApiError('parameter_invalid', `destination_amount must be the quote's destination_amount (${quote.destination_amount}), or be left out.`, { param: 'destination_amount' })
+  }
+  return quote
 }

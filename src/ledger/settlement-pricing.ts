@@ -1,93 +1,76 @@
 import { ApiError } from '../errors.js'
+import { destinationUnitsFor, feeUnits, sourceUnitsFor, type SidedPrice } from '../market/conversion.js'
 import { formatAmount, toBaseUnits } from '../money.js'
 import type { SettlementRecord, SettlementStepType } from '../model/records.js'
 
 /**
- * The money of a settlement (CONTRACT.md section 16), in exact integer arithmetic: the rate, the
- * amounts both ways and the fees. Fees are in the source currency, on top of `amount`, and round
- * up; the destination amount rounds down: the sandbox never creates money.
+ * The money of a settlement (CONTRACT.md section 16), in exact integer arithmetic: the amounts both
+ * ways, the rate and the fees. The conversion uses the market's side against the customer
+ * (src/market/conversion.ts); fees are in the source currency, on top of `amount`, and round up;
+ * the destination amount rounds down: the sandbox never creates money.
  */
 
-/** Rates carry 8 decimals, rounded against the customer. */
-export const RATE_DECIMALS = 8
-const RATE_SCALE = 10n ** BigInt(RATE_DECIMALS)
-
 /** Fees in basis points of `amount`, by the steps and destination that incur them (docs/settlements.md). */
-export const FEE_BPS = { conversion: 20n, network: 10n, payout: 25n } as const
+export const FEE_BPS = { conversion: 20, network: 10, payout: 25 } as const
 
-export type FeeType = keyof typeof FEE_BPS
-
-/** A rate as base units of RATE_DECIMALS. */
-export const parseRate = (rate: string): bigint => toBaseUnits(rate, RATE_DECIMALS)
-export const formatRate = (units: bigint): string => {
-  const text = units.toString().padStart(RATE_DECIMALS + 1, '0')
-  return `${text.slice(0, -RATE_DECIMALS)}.${text.slice(-RATE_DECIMALS)}`
-}
-export const ONE = formatRate(RATE_SCALE)
-
-/** `numerator / denominator`, both decimal strings, as a rate rounded down. */
-export function divideRate(numerator: string, denominator: string): bigint {
-  const [a, b] = [decimalParts(numerator), decimalParts(denominator)]
-  // a / b = (a.units / 10^a.places) / (b.units / 10^b.places)
-  return (a.units * 10n ** BigInt(b.places) * RATE_SCALE) / (b.units * 10n ** BigInt(a.places))
-}
-
-function decimalParts(value: string): { units: bigint; places: number } {
-  const [whole = '0', fraction = ''] = value.split('.')
-  return { units: BigInt(whole + fraction), places: fraction.length }
-}
-
-const ceilDiv = (a: bigint, b: bigint) => (a + b - 1n) / b
+/** The rate of a settlement without a conversion. */
+export const SAME_CURRENCY_RATE = '1'
 
 export interface PricingInput {
   amount?: string
   destination_amount?: string
   sourceDecimals: number
   destinationDecimals: number
-  rate: bigint
+  /** The feed's price at creation; undefined when the currencies are the same (no conversion). */
+  price: SidedPrice | undefined
+  /** A quote fixes amounts, rate and conversion fee instead (source and destination units, fee in source units). */
+  quoted?: { amount: bigint; destination: bigint; fee: bigint; rate: string }
   /** The steps the settlement takes, and whether it pays out to a bank account or sends on-chain. */
   steps: readonly SettlementStepType[]
   onChain: boolean
   bank: boolean
-  /** A quote's fee (source units) stands in for the conversion fee. */
-  quotedConversionFee?: bigint
 }
 
-export type Pricing = Pick<SettlementRecord, 'amount' | 'fees' | 'total_debit' | 'destination_amount' | 'rate'> & { totalUnits: bigint; amountUnits: bigint; destinationUnits: bigint }
+export type Pricing = Pick<SettlementRecord, 'amount' | 'fees' | 'total_debit' | 'destination_amount' | 'rate'> & { totalUnits: bigint }
 
-export function priceSettlement(input: PricingInput, currency: string, param = (name: 'amount' | 'destination_amount') => name): Pricing {
-  const { sourceDecimals: sd, destinationDecimals: dd, rate } = input
-  const sourceScale = 10n ** BigInt(sd)
-  const destinationScale = 10n ** BigInt(dd)
-  let amountUnits: bigint
-  let destinationUnits: bigint
-  if (input.destination_amount !== undefined) {
-    destinationUnits = unitsOf(input.destination_amount, dd, param('destination_amount'))
+export function priceSettlement(input: PricingInput, currency: string): Pricing {
+  const { sourceDecimals: sd, destinationDecimals: dd, price } = input
+  let amount: bigint
+  let destination: bigint
+  if (input.quoted) {
+    ;({ amount, destination } = input.quoted)
+  } else if (input.destination_amount !== undefined) {
+    destination = unitsOf(input.destination_amount, dd, 'destination_amount')
     // The smallest amount whose conversion, rounded down, reaches the destination amount.
-    amountUnits = ceilDiv(destinationUnits * sourceScale * RATE_SCALE, rate * destinationScale)
+    amount = price ? sourceUnitsFor(price, destination, dd, sd) : rescale(destination, dd, sd, 'up')
   } else {
-    amountUnits = unitsOf(input.amount!, sd, param('amount'))
-    destinationUnits = (amountUnits * rate * destinationScale) / (sourceScale * RATE_SCALE)
-    if (destinationUnits === 0n) {
-      throw new ApiError('parameter_invalid', `amount is too small: at the rate ${formatRate(rate)} it yields nothing at the destination's ${dd} decimals.`, { param: param('amount') })
+    amount = unitsOf(input.amount!, sd, 'amount')
+    destination = price ? destinationUnitsFor(price, amount, sd, dd) : rescale(amount, sd, dd, 'down')
+    if (destination === 0n) {
+      throw new ApiError('parameter_invalid', `amount is too small: converted, it rounds down to nothing at the destination's ${dd} decimals.`, { param: 'amount' })
     }
   }
-  const fee = (bps: bigint) => ceilDiv(amountUnits * bps, 10_000n)
-  const fees: Array<{ type: FeeType; units: bigint }> = []
-  if (input.steps.includes('conversion')) fees.push({ type: 'conversion', units: input.quotedConversionFee ?? fee(FEE_BPS.conversion) })
-  if (input.onChain) fees.push({ type: 'network', units: fee(FEE_BPS.network) })
-  if (input.bank) fees.push({ type: 'payout', units: fee(FEE_BPS.payout) })
-  const totalUnits = fees.reduce((sum, item) => sum + item.units, amountUnits)
+  const fees: Array<{ type: keyof typeof FEE_BPS; units: bigint }> = []
+  if (input.steps.includes('conversion')) fees.push({ type: 'conversion', units: input.quoted?.fee ?? feeUnits(amount, FEE_BPS.conversion) })
+  if (input.onChain) fees.push({ type: 'network', units: feeUnits(amount, FEE_BPS.network) })
+  if (input.bank) fees.push({ type: 'payout', units: feeUnits(amount, FEE_BPS.payout) })
+  const totalUnits = fees.reduce((sum, fee) => sum + fee.units, amount)
   return {
-    amount: formatAmount(amountUnits, sd),
+    amount: formatAmount(amount, sd),
     fees: fees.map(({ type, units }) => ({ type, amount: formatAmount(units, sd), currency })),
     total_debit: formatAmount(totalUnits, sd),
-    destination_amount: formatAmount(destinationUnits, dd),
-    rate: formatRate(rate),
+    destination_amount: formatAmount(destination, dd),
+    rate: input.quoted?.rate ?? price?.rate ?? SAME_CURRENCY_RATE,
     totalUnits,
-    amountUnits,
-    destinationUnits,
   }
+}
+
+/** The same currency on networks with different decimals (USDC: 6 on polygon, 7 on stellar). */
+function rescale(units: bigint, from: number, to: number, rounding: 'up' | 'down'): bigint {
+  if (to >= from) return units * 10n ** BigInt(to - from)
+  const divisor = 10n ** BigInt(from - to)
+  const quotient = units / divisor
+  return rounding === 'up' && quotient * divisor !== units ? quotient + 1n : quotient
 }
 
 function unitsOf(value: string, decimals: number, param: string): bigint {

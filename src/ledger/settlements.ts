@@ -18,7 +18,8 @@ import { lock, post, release } from './balances.js'
 import { decimalsOf, presentBalance } from './present.js'
 import { presentSettlement } from './present-settlement.js'
 import { checkSettlement, type CheckedSettlement } from './settlement-checks.js'
-import type { RateSource } from './settlement-rates.js'
+import type { PriceModel } from '../market/prices.js'
+import type { QuoteService } from './quotes.js'
 import { generateRailReference } from './settlement-references.js'
 
 export type SettlementService = ReturnType<typeof createSettlementService>
@@ -42,7 +43,8 @@ export function createSettlementService(deps: {
   store: Store
   clock: Clock
   publisher: Publisher
-  rate: RateSource
+  prices: PriceModel
+  quotes: QuoteService
   whitelistEnforced: boolean
   /** Decides how a new settlement ends (metadata, magic values, screening); the lifecycle supplies it. */
   decide?: (account: AccountState, settlement: SettlementRecord) => SettlementOutcome
@@ -100,7 +102,7 @@ export function createSettlementService(deps: {
       return account.settlements.list(filter, offset, limit)
     },
 
-    check: (account: AccountState, input: CreateSettlement): CheckedSettlement => checkSettlement(account, input, { rate: deps.rate, now: clock.now(), whitelistEnforced: deps.whitelistEnforced }),
+    check: (account: AccountState, input: CreateSettlement): CheckedSettlement => checkSettlement(account, input, { prices: deps.prices, quotes: deps.quotes, now: clock.now(), whitelistEnforced: deps.whitelistEnforced }),
 
     /** Checks, then creates the settlement with every step pending and `total_debit` locked in the source wallet. */
     create(account: AccountState, input: CreateSettlement): SettlementRecord {
@@ -142,6 +144,7 @@ export function createSettlementService(deps: {
       if (deps.decide) record.plan = deps.decide(account, record)
       const source = { ...checked.source, updated_at: now }
       const changes: Change[] = []
+      if (checked.quote) deps.quotes.markUsed(account, checked.quote, record.id, changes)
       lock(account, source, pricing.totalUnits, reason('settlement.created', record), changes)
       store.apply([put('wallet', account.account.id, source.id, source), ...changes, put('settlement', account.account.id, record.id, record)])
       const stored = account.settlements.get(record.id)!

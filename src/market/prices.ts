@@ -1,5 +1,7 @@
 import * as z from 'zod'
 import { readFixture } from '../fixtures.js'
+import { currencyDecimals, isWalletAsset } from '../model/currencies.js'
+import { AMOUNT_PATTERN, fractionDigits } from '../money.js'
 import { createRng } from '../rng.js'
 
 /**
@@ -20,6 +22,9 @@ import { createRng } from '../rng.js'
  * (seed, asset, level, index): prices are a pure function of the seed, the pair and the time.
  * Pegged assets (stablecoins) squeeze the same walk into `start_price · (1 ± peg_band)` with tanh.
  * A cross BASE/QUOTE is the ratio of the two USD prices; USD itself is always 1.
+ *
+ * Price pins (`POST /_sandbox/prices`) replace an asset's USD walk by a fixed mid and spread; every
+ * pair with that leg follows. `cross` prices any two legs, listed as a pair or not.
  */
 
 const SECONDS_PER_YEAR = 31_557_600
@@ -40,11 +45,16 @@ const AssetModelSchema = z.object({
   decimals: z.number().int().min(0).max(MAX_DECIMALS),
 })
 
+const BaseAmount = z.string().regex(AMOUNT_PATTERN, 'expected a decimal string such as "0.01"').refine((value) => /[1-9]/.test(value), 'must be greater than zero')
+const TradingPairFixtureSchema = z.strictObject({ min_amount: BaseAmount, liquidity_per_tick: BaseAmount })
+
 export const PriceFixtureSchema = z
   .object({
     $comment: z.union([z.string(), z.array(z.string())]).optional(),
     pairs: z.array(z.string().regex(PAIR_PATTERN, 'a pair is BASE/QUOTE in upper case, e.g. ETH/USD')).min(1),
     assets: z.record(z.string().regex(/^[A-Z0-9]{2,12}$/), AssetModelSchema),
+    /** Pairs whose two legs are wallet assets trade; each needs its order limits, in the base asset. */
+    trading_pairs: z.record(z.string(), TradingPairFixtureSchema).default({}),
   })
   .superRefine((fixture, ctx) => {
     if (Object.hasOwn(fixture.assets, USD)) {
@@ -61,7 +71,21 @@ export const PriceFixtureSchema = z
           ctx.addIssue({ code: 'custom', path: ['pairs', index], message: `${pair}: ${leg} is not in assets (nor USD)` })
         }
       }
+      if (isWalletAsset(base) && isWalletAsset(quote) && !Object.hasOwn(fixture.trading_pairs, pair)) {
+        ctx.addIssue({ code: 'custom', path: ['trading_pairs'], message: `${pair} trades (both legs are wallet assets) and needs an entry {min_amount, liquidity_per_tick}` })
+      }
     })
+    for (const [pair, limits] of Object.entries(fixture.trading_pairs)) {
+      const [base = '', quote = ''] = pair.split('/')
+      if (!seen.has(pair) || !isWalletAsset(base) || !isWalletAsset(quote)) {
+        ctx.addIssue({ code: 'custom', path: ['trading_pairs', pair], message: `${pair} is not a listed pair whose two legs are wallet assets` })
+        continue
+      }
+      const decimals = currencyDecimals(base)!
+      for (const field of ['min_amount', 'liquidity_per_tick'] as const) {
+        if (fractionDigits(limits[field]) > decimals) ctx.addIssue({ code: 'custom', path: ['trading_pairs', pair, field], message: `${base} amounts have at most ${decimals} decimals` })
+      }
+    }
   })
 
 export type PriceFixture = z.output<typeof PriceFixtureSchema>
@@ -90,6 +114,17 @@ export interface PriceModel {
    * the same (pair, time) asked again in a row is answered from a one-entry cache per pair.
    */
   quote(pair: string, atMs: number): Quote
+  /** USD and every asset of the fixture: the legs `cross` takes. */
+  readonly currencies: readonly string[]
+  /**
+   * BASE/QUOTE for any two different legs, listed as a pair or not (EUR/ETH is priced through USD,
+   * with the listed pairs' rules for decimals and spread). RangeError for an unknown leg or time.
+   */
+  cross(base: string, quote: string, atMs: number): Quote
+  /** Decimals `cross(base, quote)` renders with; undefined for an unknown leg. */
+  crossDecimals(base: string, quote: string): number | undefined
+  /** An asset's spread in the fixture (bp); undefined for USD and unknown codes. */
+  spreadBp(code: string): number | undefined
 }
 
 /** Reads and validates `prices.json` of `fixturesDir` (FixturesError naming the file and problem). */
@@ -98,8 +133,8 @@ export function readPriceFixture(fixturesDir: string): PriceFixture {
 }
 
 /** `readPriceFixture` + `createPriceModel`. */
-export function loadPriceModel(fixturesDir: string, seed: string): PriceModel {
-  return createPriceModel(readPriceFixture(fixturesDir), seed)
+export function loadPriceModel(fixturesDir: string, seed: string, pins?: PinSource): PriceModel {
+  return createPriceModel(readPriceFixture(fixturesDir), seed, pins)
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -202,46 +237,58 @@ function renderUnits(units: number, decimals: number): string {
 
 interface PairModel {
   readonly pair: string
+  readonly baseCode: string
+  readonly quoteCode: string
   readonly base: Leg
   readonly quote: Leg
   readonly decimals: number
   readonly scale: number
-  /** Half the spread, as a fraction of the price. */
-  readonly halfSpread: number
   lastAt: number
   last: Quote | undefined
 }
 
-/** The model for `fixture` under `seed`: a pure function of (seed, pair, time). */
-export function createPriceModel(fixture: PriceFixture, seed: string): PriceModel {
+/** A leg's USD mid and spread fixed by a price pin (`POST /_sandbox/prices`). */
+export interface PinnedLeg {
+  readonly price: number
+  readonly spreadBp: number
+}
+
+/** Pinned legs by asset code; read on every quote, so a pin shows at once. */
+export type PinSource = () => ReadonlyMap<string, PinnedLeg>
+
+const NO_PINS: PinSource = () => new Map()
+
+/** The model for `fixture` under `seed`: a pure function of (seed, pair, time) and the pins. */
+export function createPriceModel(fixture: PriceFixture, seed: string, pins: PinSource = NO_PINS): PriceModel {
   const parsed = PriceFixtureSchema.parse(fixture)
   const legs = new Map<string, Leg>([[USD, USD_LEG]])
   for (const [code, model] of Object.entries(parsed.assets)) legs.set(code, createLeg(seed, code, model))
 
-  const models = new Map<string, PairModel>()
-  for (const pair of parsed.pairs) {
-    const [baseCode, quoteCode] = pair.split('/') as [string, string]
+  const pairModel = (pair: string, baseCode: string, quoteCode: string): PairModel => {
     const base = legs.get(baseCode)!
     const quote = legs.get(quoteCode)!
     const significant = baseCode === USD ? quote.significantDigits : base.significantDigits
     const reference = base.startPrice / quote.startPrice
     const decimals = Math.min(MAX_DECIMALS, Math.max(0, significant - 1 - magnitude(reference)))
-    models.set(pair, {
-      pair,
-      base,
-      quote,
-      decimals,
-      scale: 10 ** decimals,
-      halfSpread: (base.spreadBp + quote.spreadBp) / 20_000,
-      lastAt: Number.NaN,
-      last: undefined,
-    })
+    return { pair, baseCode, quoteCode, base, quote, decimals, scale: 10 ** decimals, lastAt: Number.NaN, last: undefined }
   }
+  const models = new Map<string, PairModel>()
+  for (const pair of parsed.pairs) {
+    const [baseCode, quoteCode] = pair.split('/') as [string, string]
+    models.set(pair, pairModel(pair, baseCode, quoteCode))
+  }
+  /** Pairs that are not listed, built on first use (at most legs² of them). */
+  const crosses = new Map<string, PairModel>()
   const pairs = Object.freeze([...parsed.pairs])
+  const currencies = Object.freeze([...legs.keys()])
 
-  const compute = (m: PairModel, atMs: number): Quote => {
-    const price = m.base.usd(atMs) / m.quote.usd(atMs)
-    const half = Math.max(1, Math.round(price * m.halfSpread * m.scale))
+  const compute = (m: PairModel, atMs: number, pinned: ReadonlyMap<string, PinnedLeg>): Quote => {
+    const basePin = pinned.get(m.baseCode)
+    const quotePin = pinned.get(m.quoteCode)
+    const price = (basePin?.price ?? m.base.usd(atMs)) / (quotePin?.price ?? m.quote.usd(atMs))
+    const halfSpread = ((basePin?.spreadBp ?? m.base.spreadBp) + (quotePin?.spreadBp ?? m.quote.spreadBp)) / 20_000
+    // At least one unit of the last decimal either side, unless pins asked for no spread at all.
+    const half = halfSpread === 0 ? 0 : Math.max(1, Math.round(price * halfSpread * m.scale))
     // Keeps the bid strictly positive however small a price gets.
     const units = Math.max(half + 1, Math.round(price * m.scale))
     return Object.freeze({
@@ -253,20 +300,45 @@ export function createPriceModel(fixture: PriceFixture, seed: string): PriceMode
     })
   }
 
+  const quoteOf = (m: PairModel, atMs: number): Quote => {
+    const at = Math.floor(atMs)
+    if (!Number.isFinite(at) || Number.isNaN(new Date(at).getTime())) throw new RangeError(`Invalid time ${atMs}`)
+    const pinned = pins()
+    // A pinned quote is not cached: the pin may go before the same time is asked again.
+    if (pinned.has(m.baseCode) || pinned.has(m.quoteCode)) return compute(m, at, pinned)
+    if (m.lastAt === at && m.last !== undefined) return m.last
+    const result = compute(m, at, pinned)
+    m.lastAt = at
+    m.last = result
+    return result
+  }
+
+  const crossModel = (base: string, quote: string): PairModel | undefined => {
+    if (!legs.has(base) || !legs.has(quote) || base === quote) return undefined
+    const pair = `${base}/${quote}`
+    const listed = models.get(pair) ?? crosses.get(pair)
+    if (listed) return listed
+    const created = pairModel(pair, base, quote)
+    crosses.set(pair, created)
+    return created
+  }
+
   return {
     pairs,
+    currencies,
     isPair: (pair) => models.has(pair),
     decimals: (pair) => models.get(pair)?.decimals,
+    crossDecimals: (base, quote) => crossModel(base, quote)?.decimals,
+    spreadBp: (code) => (code === USD ? undefined : legs.get(code)?.spreadBp),
     quote(pair, atMs) {
       const m = models.get(pair)
       if (m === undefined) throw new RangeError(`Unknown pair ${JSON.stringify(pair)}; valid pairs: ${pairs.join(', ')}`)
-      const at = Math.floor(atMs)
-      if (!Number.isFinite(at) || Number.isNaN(new Date(at).getTime())) throw new RangeError(`Invalid time ${atMs}`)
-      if (m.lastAt === at && m.last !== undefined) return m.last
-      const result = compute(m, at)
-      m.lastAt = at
-      m.last = result
-      return result
+      return quoteOf(m, atMs)
+    },
+    cross(base, quote, atMs) {
+      const m = crossModel(base, quote)
+      if (m === undefined) throw new RangeError(`Cannot price ${base}/${quote}; known currencies: ${currencies.join(', ')}`)
+      return quoteOf(m, atMs)
     },
   }
 }

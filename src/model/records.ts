@@ -11,6 +11,8 @@ export const SCOPES = [
   'webhooks:write',
   'whitelist:read',
   'whitelist:write',
+  'orders:read',
+  'orders:write',
   'settlements:read',
   'settlements:write',
 ] as const
@@ -124,6 +126,35 @@ export interface WebhookEndpointRecord {
   status: 'enabled' | 'disabled'
   secret: string
   created_at: string
+}
+
+export type QuoteStatus = 'active' | 'used' | 'expired'
+
+/**
+ * A price promise (CONTRACT.md section 15). Its status is not stored: `used_at` and the sandbox
+ * clock against `expires_at` decide it (src/ledger/quotes.ts).
+ */
+export interface QuoteRecord {
+  id: string
+  source_currency: string
+  destination_currency: string
+  /** Decimal strings in each currency's amount decimals (src/model/currencies.ts). */
+  source_amount: string
+  destination_amount: string
+  /** Destination units per source unit, on the side against the customer. */
+  rate: string
+  fee_amount: string
+  fee_currency: string
+  /** The pair whose bid or ask gave the rate (`ETH/USDC`), and the customer's side of it. */
+  pair: string
+  side: 'buy' | 'sell'
+  /** That bid or ask, in the pair's quote currency per base unit. */
+  price: string
+  expires_at: string
+  created_at: string
+  used_at: string | null
+  /** The id of what used it (an order or a settlement). */
+  used_by: string | null
 }
 
 export interface IdempotencyRecord {

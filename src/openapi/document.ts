@@ -40,6 +40,7 @@ const WEBHOOKS_TAG = 'Webhook events'
 /** Every tag a route may use; a route with a tag missing here fails the document's test (Redocly's tag-description). */
 const TAG_DESCRIPTIONS: Record<string, string> = {
   Prices: 'Current prices of the price feed, the same numbers as the stream\'s `prices` channel.',
+  Trading: 'Trading pairs and quotes: a conversion rate between two currencies, held for --quote-ttl of sandbox time.',
   Wallets: 'Wallets of the account, their balances, and closing them.',
   Payments: 'Payments from a wallet to another wallet of the account or to an external address.',
   Payouts: 'Bulk payouts: many payments from one wallet, validated and funded all or nothing.',

@@ -2,10 +2,11 @@ import * as z from 'zod'
 import { resolveAccount, walletAccount } from '../model/ledger-accounts.js'
 import { ASSETS, NETWORKS, type Network } from '../model/networks.js'
 import { CAUSES } from '../model/postings.js'
-import { SCOPES, type KeyRecord, type PaymentRecord, type PayoutRecord, type SettlementRecord, type WalletRecord } from '../model/records.js'
+import { SCOPES, type KeyRecord, type PaymentRecord, type PayoutRecord, type QuoteRecord, type SettlementRecord, type WalletRecord } from '../model/records.js'
 import { formatAmount } from '../money.js'
 import { FaultSchema } from './faults.js'
 import { OutcomeRuleSchema } from './outcome-rules.js'
+import { PricePinSchema } from './price.js'
 
 /** A record as the data file holds it: base units (bigint) as strings of digits. */
 type Stored<T> = { [K in keyof T]: T[K] extends bigint ? string : T[K] }
@@ -176,6 +177,26 @@ export const IdempotencyDataSchema = z.object({
   expires_at: z.number(),
 })
 
+const decimal = z.string().regex(/^(0|[1-9][0-9]*)(\.[0-9]+)?$/, 'expected a decimal string')
+
+export const QuoteDataSchema = z.object({
+  id: z.string(),
+  source_currency: z.string(),
+  destination_currency: z.string(),
+  source_amount: decimal,
+  destination_amount: decimal,
+  rate: decimal,
+  fee_amount: decimal,
+  fee_currency: z.string(),
+  pair: z.string(),
+  side: z.enum(['buy', 'sell']),
+  price: decimal,
+  expires_at: timestamp,
+  created_at: timestamp,
+  used_at: timestamp.nullable(),
+  used_by: z.string().nullable(),
+}) satisfies z.ZodType<QuoteRecord>
+
 export const AccountDataSchema = z.object({
   account: AccountRecordDataSchema,
   rng_state: z.tuple([z.number(), z.number(), z.number(), z.number()]),
@@ -188,6 +209,8 @@ export const AccountDataSchema = z.object({
   whitelist: z.array(WhitelistDataSchema),
   webhooks: z.array(WebhookDataSchema),
   idempotency: z.array(IdempotencyDataSchema),
+  // Files written before quotes existed have none.
+  quotes: z.array(QuoteDataSchema).default([]),
   // Every movement of money, in order; data written before postings existed has none (migrated on load).
   postings: z.array(TransactionDataSchema).optional(),
 })
@@ -201,6 +224,7 @@ export const ControlDataSchema = z.strictObject({
   faults: z.array(FaultSchema).optional(),
   // `<network>:<address key>`, as the screening list keeps them.
   screening_flagged: z.array(z.string().regex(new RegExp(`^(${NETWORKS.join('|')}):.+$`), 'expected "<network>:<address>"')).optional(),
+  price_pins: z.array(PricePinSchema).optional(),
 })
 
 export const DataSchema = z.object({

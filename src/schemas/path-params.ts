@@ -20,6 +20,7 @@ export const EXAMPLE_IDS = {
   delivery: 'dlv_4FKHdGC9f70TkxHB4ckM8hJn',
   outcomeRule: 'rule_6XeguecYcfSqTnXtPGsi56Sh',
   fault: 'flt_8V5RKLI66tXbq59FwiYij7Yp',
+  quote: 'quo_M8tMrDBQ5xalOhAtDtasxSWX',
 } as const
 
 export const AccountIdParams = idParams(EXAMPLE_IDS.account)
@@ -32,3 +33,4 @@ export const WebhookEndpointIdParams = idParams(EXAMPLE_IDS.webhookEndpoint)
 export const DeliveryIdParams = idParams(EXAMPLE_IDS.delivery)
 export const OutcomeRuleIdParams = idParams(EXAMPLE_IDS.outcomeRule)
 export const FaultIdParams = idParams(EXAMPLE_IDS.fault)
+export const QuoteIdParams = idParams(EXAMPLE_IDS.quote)

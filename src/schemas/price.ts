@@ -21,3 +21,41 @@ export const PricesQuery = z.strictObject({
 
 /** The `prices` answer: every pair asked for, in the order asked (pagination-free: the set is small and fixed). */
 export const PriceListSchema = z.array(PriceSchema).meta({ id: 'PriceList' })
+
+const PIN_PAIR = /^[A-Z0-9]{2,12}\/USD$/
+const PinPriceSchema = z
+  .string({ error: 'price must be a decimal string such as "3000.00"' })
+  .regex(/^(0|[1-9][0-9]*)(\.[0-9]+)?$/, { error: 'price must be a decimal string such as "3000.00" (digits, one optional point, no sign or exponent)' })
+  .refine((value) => /[1-9]/.test(value), { error: 'price must be greater than zero' })
+  .meta({ description: 'The mid price in USD, with no more decimals than the pair’s prices have.', example: '3000.00' })
+const SpreadBpSchema = z
+  .number({ error: 'spread_bp must be a whole number of basis points from 0 to 10000' })
+  .int({ error: 'spread_bp must be a whole number of basis points from 0 to 10000' })
+  .min(0, { error: 'spread_bp must be a whole number of basis points from 0 to 10000' })
+  .max(10_000, { error: 'spread_bp must be a whole number of basis points from 0 to 10000' })
+
+/** `POST /_sandbox/prices`: pins an `<ASSET>/USD` pair's mid (CONTRACT.md sections 15 and 19). */
+export const CreatePricePinSchema = z
+  .strictObject({
+    pair: z.string({ error: 'pair must be an <ASSET>/USD pair such as ETH/USD' }).min(1).meta({ example: 'ETH/USD' }),
+    price: PinPriceSchema,
+    spread_bp: SpreadBpSchema.optional().meta({ description: 'ask − bid in basis points of the mid; 0 makes bid = ask = price. Default: the asset’s spread in the fixtures.' }),
+  })
+  .meta({ id: 'CreatePricePinRequest' })
+
+/** A pin as `GET /_sandbox/prices` lists it, and as snapshots and the data file keep it. */
+export const PricePinSchema = z
+  .object({
+    pair: z.string().regex(PIN_PAIR, 'expected an <ASSET>/USD pair').meta({ example: 'ETH/USD' }),
+    price: z.string().regex(/^(0|[1-9][0-9]*)(\.[0-9]+)?$/, 'expected a decimal string').meta({ example: '3000.00' }),
+    spread_bp: z.number().int().min(0).max(10_000),
+    pinned_at: TimestampSchema,
+  })
+  .meta({ id: 'PricePin' })
+
+export type PricePin = z.output<typeof PricePinSchema>
+export type PricePinInput = z.output<typeof CreatePricePinSchema>
+
+/** `/_sandbox/prices/{pair}`: the pair URL-encoded (`ETH%2FUSD`); `/_sandbox/prices/{base}/{quote}` takes it unencoded. */
+export const PricePinParams = z.object({ pair: z.string().meta({ example: 'ETH/USD' }) })
+export const PricePinLegParams = z.object({ base: z.string().meta({ example: 'ETH' }), quote: z.string().meta({ example: 'USD' }) })

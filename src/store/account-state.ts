@@ -1,4 +1,4 @@
-import type { AccountRecord, IdempotencyRecord, PayoutRecord, WalletRecord, WebhookEndpointRecord, WhitelistRecord } from '../model/records.js'
+import type { AccountRecord, IdempotencyRecord, PayoutRecord, QuoteRecord, WalletRecord, WebhookEndpointRecord, WhitelistRecord } from '../model/records.js'
 import type { Rng } from '../rng.js'
 import type { PaymentIndex } from './payment-index.js'
 import type { PostingsLog } from './postings-log.js'
@@ -17,6 +17,8 @@ export interface AccountState {
   whitelist: Map<string, WhitelistRecord>
   webhooks: Map<string, WebhookEndpointRecord>
   idempotency: Map<string, IdempotencyRecord>
+  /** In creation order. */
+  quotes: Map<string, QuoteRecord>
   /** Every movement of money, append-only; wallet balances are its cache. */
   postings: PostingsLog
 }

@@ -1,7 +1,7 @@
 import * as z from 'zod'
 import type { RecordKind } from './changes.js'
 import {
-  AccountDataSchema, AccountRecordDataSchema, IdempotencyDataSchema, KeyDataSchema, PayoutDataSchema, SettlementDataSchema, WalletDataSchema, WebhookDataSchema, WhitelistDataSchema,
+  AccountDataSchema, AccountRecordDataSchema, IdempotencyDataSchema, KeyDataSchema, PayoutDataSchema, QuoteDataSchema, SettlementDataSchema, WalletDataSchema, WebhookDataSchema, WhitelistDataSchema,
 } from '../schemas/data-file.js'
 import { accountFromData, accountToData, decodeWallet, encodePayment, encodeWallet } from './data.js'
 import { createPaymentDecoder } from './payment-decoder.js'
@@ -34,6 +34,7 @@ const CODECS: Record<RecordKind, Codec> = {
   // In-flight requests are not acknowledged yet; on disk an idempotency record is always done.
   idempotency: { schema: IdempotencyDataSchema.extend({ state: z.enum(['in_flight', 'done']) }), encode: (r: IdempotencyRecord) => r, decode: (r: IdempotencyRecord) => r },
   control: plain(z.unknown()),
+  quote: plain(QuoteDataSchema),
 }
 
 export const RECORD_KINDS = Object.keys(CODECS) as RecordKind[]

@@ -30,6 +30,7 @@ export function accountToData(state: AccountState): AccountData {
     webhooks: [...state.webhooks.values()].map((endpoint) => ({ ...endpoint, events: [...endpoint.events] })),
     // In-flight requests are not acknowledged yet, so they are not kept.
     idempotency: [...state.idempotency.values()].filter((r) => r.state === 'done').map((r) => ({ ...r, state: 'done' as const })),
+    quotes: [...state.quotes.values()].map((quote) => ({ ...quote })),
     postings: postingsToData(state.postings),
   }
 }
@@ -47,6 +48,7 @@ export function accountFromData(data: AccountData): AccountState {
     whitelist: new Map(data.whitelist.map((entry) => [entry.id, { ...entry }])),
     webhooks: new Map(data.webhooks.map((endpoint) => [endpoint.id, { ...endpoint }])),
     idempotency: new Map(data.idempotency.map((record) => [record.scope, { ...record }])),
+    quotes: new Map(data.quotes.map((quote) => [quote.id, { ...quote }])),
     postings: postingsFromData(data.postings, data.wallets, (ref) => payments.get(ref)?.id ?? ref),
   }
 }

@@ -30,6 +30,7 @@ function* snapshotChanges(state: State): Generator<Change> {
       whitelist: new Map(),
       webhooks: new Map(),
       idempotency: new Map(),
+      quotes: new Map(),
       postings: new PostingsLog(),
     }
     yield put('tenant', undefined, account, empty)
@@ -42,6 +43,7 @@ function* snapshotChanges(state: State): Generator<Change> {
     for (const entry of tenant.whitelist.values()) yield put('whitelist', account, entry.id, entry)
     for (const endpoint of tenant.webhooks.values()) yield put('webhook', account, endpoint.id, endpoint)
     for (const record of tenant.idempotency.values()) yield put('idempotency', account, record.scope, record)
+    for (const quote of tenant.quotes.values()) yield put('quote', account, quote.id, quote)
     // By index too: transactions posted meanwhile are picked up (the journal's copies are then skipped).
     for (let id = 1; id <= tenant.postings.size; id++) {
       yield { op: 'append', log: POSTINGS_LOG, account, at: id - 1, value: transactionToData(tenant.postings.transaction(id)) }

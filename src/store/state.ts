@@ -7,7 +7,7 @@ import type { KeyRecord, PaymentRecord, SettlementRecord } from '../model/record
 import type { AccountState } from './account-state.js'
 
 /** The collections of an account that hold one kind of record each, by the kind's name. */
-const ACCOUNT_MAPS = { wallet: 'wallets', payout: 'payouts', whitelist: 'whitelist', webhook: 'webhooks', idempotency: 'idempotency' } as const
+const ACCOUNT_MAPS = { wallet: 'wallets', payout: 'payouts', whitelist: 'whitelist', webhook: 'webhooks', idempotency: 'idempotency', quote: 'quotes' } as const
 const GLOBAL_KINDS: ReadonlySet<RecordKind> = new Set(['tenant', 'key', 'control'])
 
 export class ChangeError extends Error {

@@ -123,3 +123,21 @@ describe('docs/openapi.md', () => {
     expect(paid).toMatchObject({ object: 'payment', status: 'pending', amount: '12.50', source: 'wal_RJ404a9s9n2lY76hzhRKhSUF', destination: created.id })
   }, 60_000)
 })
+
+describe('docs/trading.md: pairs, quotes and price pins', () => {
+  let sb: TestSandbox
+  beforeAll(async () => {
+    sb = await startTestSandbox({ seed: DEFAULT_SEED })
+  })
+  afterAll(() => sb.close())
+
+  it('answers every example as the page shows, in order', async () => {
+    const blocks = shellBlocks(page('trading.md'))
+    expect(blocks.length).toBeGreaterThanOrEqual(3)
+    for (const block of blocks) {
+      const output = await runShell(block, sb.url, ROOT)
+      expect(shownAnswers(block).length).toBeGreaterThan(0)
+      expect(missingAnswers(output, shownAnswers(block)), block).toEqual([])
+    }
+  })
+})

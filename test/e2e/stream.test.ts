@@ -8,7 +8,7 @@ import { connectStream, refusedUpgrade, streamUrl, type StreamClient, type Strea
 
 const START = Date.parse('2026-01-01T00:00:00.000Z')
 const EXTERNAL_POLYGON = '0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed'
-const ALL_PAIRS = ['ETH/USD', 'SOL/USD', 'MATIC/USD', 'XLM/USD', 'USDC/USD', 'USDT/USD', 'ETH/USDC', 'SOL/USDC', 'MATIC/USDC', 'XLM/USDC', 'ETH/USDT', 'SOL/USDT', 'ETH/SOL', 'ETH/MATIC']
+const ALL_PAIRS = ['ETH/USD', 'SOL/USD', 'MATIC/USD', 'XLM/USD', 'USDC/USD', 'USDT/USD', 'EUR/USD', 'GBP/USD', 'MXN/USD', 'ETH/USDC', 'SOL/USDC', 'MATIC/USDC', 'XLM/USDC', 'ETH/USDT', 'SOL/USDT', 'USDT/USDC', 'ETH/SOL', 'ETH/MATIC']
 
 const open: Array<{ close(): unknown }> = []
 const track = <T extends { close(): unknown }>(thing: T): T => {

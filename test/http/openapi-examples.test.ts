@@ -32,7 +32,8 @@ describe('path parameter examples', () => {
     for (const [path, operations] of Object.entries(doc.paths)) {
       for (const [method, operation] of Object.entries(operations)) {
         for (const parameter of (operation.parameters ?? []) as Array<{ in?: string; name: string; example?: unknown }>) {
-          if (parameter.in === 'path') expect(parameter.example, `${method} ${path} {${parameter.name}}`).toMatch(/^[a-z]+_\w{24,}$/)
+          // An id, or (price pins) a pair or one of its legs.
+          if (parameter.in === 'path') expect(parameter.example, `${method} ${path} {${parameter.name}}`).toMatch(/^([a-z]+_\w{24,}|[A-Z]{3,5}(\/USD)?)$/)
         }
       }
     }
@@ -60,6 +61,16 @@ describe('path parameter examples', () => {
     expect(payout.body.data.id).toBe(EXAMPLE_IDS.payout)
     const rule = await sb.api.post('/_sandbox/outcomes').send({ match: { recipient: EVM }, outcome: 'failed' }).expect(201)
     expect(rule.body.data.id).toBe(EXAMPLE_IDS.outcomeRule)
+  })
+
+  it('are the id of the first quote of a fresh sandbox, and a pair that can be pinned and unpinned', async () => {
+    const sb = await fresh()
+    const quote = await sb.api.post('/v1/quotes').set(sb.auth()).send({ source_currency: 'USDC', destination_currency: 'ETH', source_amount: '100' }).expect(201)
+    expect(quote.body.data.id).toBe(EXAMPLE_IDS.quote)
+    await sb.api.post('/_sandbox/prices').send({ pair: 'ETH/USD', price: '3000' }).expect(201)
+    await sb.api.delete(`/_sandbox/prices/${encodeURIComponent('ETH/USD')}`).expect(200)
+    await sb.api.post('/_sandbox/prices').send({ pair: 'ETH/USD', price: '3000' }).expect(201)
+    await sb.api.delete('/_sandbox/prices/ETH/USD').expect(200)
   })
 
   it('are the ids of the first whitelisted address of a fresh sandbox', async () => {

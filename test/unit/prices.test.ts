@@ -32,11 +32,11 @@ const fractionDigits = (value: string): number => (value.includes('.') ? value.l
 const scatteredTimes = (count: number): number[] => Array.from({ length: count }, (_, i) => START + i * 7_919_377 + (i % 7) * 131)
 
 describe('price fixture', () => {
-  it('serves every asset against USD, the common crosses, and about fourteen pairs', () => {
-    for (const currency of CURRENCIES) expect(fixture.pairs).toContain(`${currency}/USD`)
-    for (const cross of ['ETH/USDC', 'SOL/USDC', 'ETH/USDT', 'ETH/SOL']) expect(fixture.pairs).toContain(cross)
+  it('serves every asset and fiat leg against USD, the trading pairs, and about eighteen pairs', () => {
+    for (const currency of [...CURRENCIES, 'EUR', 'GBP', 'MXN']) expect(fixture.pairs).toContain(`${currency}/USD`)
+    for (const cross of ['ETH/USDC', 'SOL/USDC', 'MATIC/USDC', 'XLM/USDC', 'ETH/USDT', 'SOL/USDT', 'USDT/USDC', 'ETH/SOL', 'ETH/MATIC']) expect(fixture.pairs).toContain(cross)
     expect(fixture.pairs.length).toBeGreaterThanOrEqual(12)
-    expect(fixture.pairs.length).toBeLessThanOrEqual(16)
+    expect(fixture.pairs.length).toBeLessThanOrEqual(20)
     expect(model.pairs).toEqual(fixture.pairs)
   })
 

@@ -11,7 +11,7 @@ export const settlementRoutes = [
     method: 'post', path: '/v1/settlements', operationId: 'createSettlement', summary: 'Create a cross-border settlement', tag, scope: 'settlements:write',
     request: { body: CreateSettlementSchema },
     status: 201, response: SettlementSchema,
-    errors: ['resource_missing', 'wallet_inactive', 'recipient_not_whitelisted', 'insufficient_funds', 'idempotency_key_reused', 'idempotency_key_in_use'],
+    errors: ['resource_missing', 'wallet_inactive', 'recipient_not_whitelisted', 'insufficient_funds', 'quote_expired', 'quote_already_used', 'idempotency_key_reused', 'idempotency_key_in_use'],
     handler: ({ body }, ctx) => presentSettlement(ctx.deps.services.settlements.create(ctx.account, body)),
   }),
   defineRoute({
