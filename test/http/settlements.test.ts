@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { isValidAddress, networksForAddress } from '../../src/chain/networks.js'
+import { networksForAddress } from '../../src/chain/networks.js'
 import { findLedgerViolations } from '../../src/ledger/ledger-check.js'
 import { startTestSandbox, type TestSandbox } from '../helpers/start-test-sandbox.js'
 import {
@@ -46,10 +46,9 @@ describe('settlement steps by destination', () => {
     const target = (await sb.api.post('/v1/wallets').set(sb.auth()).send({ name: 'target', currency: 'USDC', network: 'polygon' }).expect(201)).body.data
     const { data } = await createSettlement(sb, { source_wallet: source.id, amount: '25.50', destination: { type: 'wallet', wallet_id: target.id } })
     expect(stepTypes(data)).toEqual(['transfer'])
-    expect(data).toMatchObject({ fees: [], total_debit: '25.50', destination_amount: '25.50', rate: '1.00000000' })
+    expect(data).toMatchObject({ fees: [], total_debit: '25.50', destination_amount: '25.50', rate: '1' })
     const done = (await advance(data.id).expect(200)).body.data
     expect(done.status).toBe('completed')
-    expect(isValidAddress('polygon', '0x' + '0'.repeat(40))).toBe(true)
     expect(done.steps[0].tx_hash).toMatch(/^0x[0-9a-f]{64}$/)
     expect(await balanceOf(sb, target.id)).toMatchObject({ available_balance: '25.50' })
     expect(await balanceOf(sb, source.id)).toMatchObject({ available_balance: '999974.50', locked_balance: '0.00' })
