@@ -1,6 +1,8 @@
 import type * as z from 'zod'
 import { notFound } from '../../errors.js'
 import type { RequestContext } from '../../http/context.js'
+import { presentSettlement } from '../../ledger/present-settlement.js'
+import { ListSettlementsQuery, SettlementSchema } from '../../schemas/settlement.js'
 import { defineRoute, presentPage, type ListResult } from '../../http/route.js'
 import { listTransactions, presentTransaction } from '../../ledger/postings.js'
 import { presentBalance, presentPayment, presentPayout, presentWallet, presentWebhookEndpoint, presentWhitelisted } from '../../ledger/present.js'
@@ -66,6 +68,11 @@ export const accountControlRoutes = [
     name: 'payouts', operationId: 'sandboxListAccountPayouts', summary: 'An account’s bulk payouts, newest first, as GET /v1/payouts answers them',
     query: ListPayoutsQuery, response: PayoutSchema,
     read: (ctx, account, { limit, offset }) => presentPage(ctx.deps.services.payouts.list(account, offset, limit), presentPayout),
+  }),
+  accountList({
+    name: 'settlements', operationId: 'sandboxListAccountSettlements', summary: 'An account’s settlements, newest first, as GET /v1/settlements answers them',
+    query: ListSettlementsQuery, response: SettlementSchema,
+    read: (ctx, account, { limit, offset, ...filter }) => presentPage(ctx.deps.services.settlements.list(account, filter, offset, limit), presentSettlement),
   }),
   accountList({
     name: 'webhooks', operationId: 'sandboxListAccountWebhookEndpoints', summary: 'An account’s webhook endpoints, newest first, as GET /v1/webhooks answers them (no secrets)',
