@@ -1,5 +1,6 @@
 import { ApiError, notFound } from '../errors.js'
 import { formatAmount, toBaseUnits } from '../money.js'
+import { FIAT_DECIMALS } from '../model/currencies.js'
 import { assetDecimals } from '../model/networks.js'
 import type { Rail, SettlementDestination, SettlementStepType, WalletRecord } from '../model/records.js'
 import type { CreateSettlement } from '../schemas/settlement.js'
@@ -12,9 +13,6 @@ import type { PriceModel } from '../market/prices.js'
 import type { QuoteRecord } from '../model/records.js'
 import type { QuoteService } from './quotes.js'
 import { assertWhitelisted } from './whitelist.js'
-
-/** Fiat amounts have two decimals. */
-const FIAT_DECIMALS = 2
 
 export interface CheckedSettlement {
   source: WalletRecord

@@ -1,3 +1,4 @@
+import type { FiatCurrency } from './currencies.js'
 import type { Network } from './networks.js'
 
 /** What the ledger keeps. Wire shapes are rendered from these by `ledger/present.ts`. */
@@ -173,7 +174,6 @@ export interface IdempotencyRecord {
 export type SettlementStatus = 'pending' | 'processing' | 'completed' | 'failed' | 'refunded'
 export type SettlementStepType = 'conversion' | 'bridge' | 'transfer'
 export type SettlementStepStatus = 'pending' | 'processing' | 'completed' | 'failed' | 'cancelled'
-export type FiatCurrency = 'USD' | 'EUR' | 'GBP' | 'MXN'
 export type Rail = 'ach' | 'sepa' | 'fps' | 'spei'
 
 export type SettlementDestination =
