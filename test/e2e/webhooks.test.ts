@@ -5,7 +5,10 @@ import { DEFAULT_KEY, institutionalWallet, startTestSandbox, type TestSandbox } 
 import { refusedUrl, startWebhookReceiver, type Responder, type WebhookReceiver } from '../helpers/webhook-receiver.js'
 
 const RECIPIENT = 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA'
-const ALL_TYPES = ['payment.created', 'payment.processing', 'payment.succeeded', 'payment.failed', 'payout.created', 'payout.completed', 'payout.failed', 'payout.partially_failed']
+const ALL_TYPES = [
+  'payment.created', 'payment.processing', 'payment.succeeded', 'payment.failed', 'payout.created', 'payout.completed', 'payout.failed', 'payout.partially_failed',
+  'settlement.created', 'settlement.processing', 'settlement.step_completed', 'settlement.completed', 'settlement.failed', 'settlement.refunded',
+]
 
 let sb: TestSandbox | undefined
 const receivers: WebhookReceiver[] = []
