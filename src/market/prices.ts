@@ -256,7 +256,8 @@ export interface PinnedLeg {
 /** Pinned legs by asset code; read on every quote, so a pin shows at once. */
 export type PinSource = () => ReadonlyMap<string, PinnedLeg>
 
-const NO_PINS: PinSource = () => new Map()
+const NO_PINS_MAP: ReadonlyMap<string, PinnedLeg> = new Map()
+const NO_PINS: PinSource = () => NO_PINS_MAP
 
 /** The model for `fixture` under `seed`: a pure function of (seed, pair, time) and the pins. */
 export function createPriceModel(fixture: PriceFixture, seed: string, pins: PinSource = NO_PINS): PriceModel {

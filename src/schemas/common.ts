@@ -89,3 +89,10 @@ export const ErrorBodySchema = z
   .meta({ id: 'Error' })
 
 export const DeletedSchema = z.object({ id: z.string(), object: z.enum(['webhook_endpoint', 'whitelisted_address']), deleted: z.literal(true) })
+
+/** A decimal string greater than zero, named `field` in its messages (`AmountSchema` is this for `amount`). */
+export const positiveDecimalSchema = (field: string, example: string) =>
+  z
+    .string({ error: whenPresent(`${field} must be a decimal string such as "${example}"`) })
+    .regex(AMOUNT_PATTERN, { error: `${field} must be a decimal string such as "${example}" (digits, one optional point, no sign or exponent)` })
+    .refine((value) => /[1-9]/.test(value), { error: `${field} must be greater than zero` })

@@ -3,7 +3,7 @@ import { resolveAccount, walletAccount } from '../model/ledger-accounts.js'
 import { ASSETS, NETWORKS, type Network } from '../model/networks.js'
 import { CAUSES } from '../model/postings.js'
 import { SCOPES, type KeyRecord, type PaymentRecord, type PayoutRecord, type QuoteRecord, type SettlementRecord, type WalletRecord } from '../model/records.js'
-import { formatAmount } from '../money.js'
+import { AMOUNT_PATTERN, formatAmount } from '../money.js'
 import { FaultSchema } from './faults.js'
 import { OutcomeRuleSchema } from './outcome-rules.js'
 import { PricePinSchema } from './price.js'
@@ -177,7 +177,7 @@ export const IdempotencyDataSchema = z.object({
   expires_at: z.number(),
 })
 
-const decimal = z.string().regex(/^(0|[1-9][0-9]*)(\.[0-9]+)?$/, 'expected a decimal string')
+const decimal = z.string().regex(AMOUNT_PATTERN, 'expected a decimal string')
 
 export const QuoteDataSchema = z.object({
   id: z.string(),

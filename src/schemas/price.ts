@@ -1,5 +1,6 @@
 import * as z from 'zod'
-import { TimestampSchema } from './common.js'
+import { AMOUNT_PATTERN } from '../money.js'
+import { positiveDecimalSchema, TimestampSchema } from './common.js'
 
 /** One quote of one pair, as `GET /v1/prices` and the stream's `price` messages carry it. */
 export const PriceSchema = z
@@ -23,11 +24,7 @@ export const PricesQuery = z.strictObject({
 export const PriceListSchema = z.array(PriceSchema).meta({ id: 'PriceList' })
 
 const PIN_PAIR = /^[A-Z0-9]{2,12}\/USD$/
-const PinPriceSchema = z
-  .string({ error: 'price must be a decimal string such as "3000.00"' })
-  .regex(/^(0|[1-9][0-9]*)(\.[0-9]+)?$/, { error: 'price must be a decimal string such as "3000.00" (digits, one optional point, no sign or exponent)' })
-  .refine((value) => /[1-9]/.test(value), { error: 'price must be greater than zero' })
-  .meta({ description: 'The mid price in USD, with no more decimals than the pair’s prices have.', example: '3000.00' })
+const PinPriceSchema = positiveDecimalSchema('price', '3000.00').meta({ description: 'The mid price in USD, with no more decimals than the pair’s prices have.', example: '3000.00' })
 const SpreadBpSchema = z
   .number({ error: 'spread_bp must be a whole number of basis points from 0 to 10000' })
   .int({ error: 'spread_bp must be a whole number of basis points from 0 to 10000' })
@@ -47,7 +44,7 @@ export const CreatePricePinSchema = z
 export const PricePinSchema = z
   .object({
     pair: z.string().regex(PIN_PAIR, 'expected an <ASSET>/USD pair').meta({ example: 'ETH/USD' }),
-    price: z.string().regex(/^(0|[1-9][0-9]*)(\.[0-9]+)?$/, 'expected a decimal string').meta({ example: '3000.00' }),
+    price: z.string().regex(AMOUNT_PATTERN, 'expected a decimal string').meta({ example: '3000.00' }),
     spread_bp: z.number().int().min(0).max(10_000),
     pinned_at: TimestampSchema,
   })

@@ -1,26 +1,23 @@
 import * as z from 'zod'
 import { PRICED_CURRENCIES } from '../model/currencies.js'
+import { CURRENCIES } from '../model/networks.js'
 import { echo } from '../errors.js'
-import { TimestampSchema } from './common.js'
-import { whenPresent } from './messages.js'
+import { positiveDecimalSchema, TimestampSchema } from './common.js'
 
 /** Quotes and trading pairs (CONTRACT.md section 15). */
 
-const currency = (field: string) =>
-  z.enum(PRICED_CURRENCIES as [string, ...string[]], {
-    error: (issue) => (issue.input === undefined ? undefined : `${field} must be one of ${PRICED_CURRENCIES.join(', ')} (upper case); got ${echo(issue.input)}`),
+const currency = (field: string, codes: readonly string[], note = '') =>
+  z.enum(codes as [string, ...string[]], {
+    error: (issue) => (issue.input === undefined ? undefined : `${field} must be one of ${codes.join(', ')} (upper case${note}); got ${echo(issue.input)}`),
   })
 
-const amount = (field: string) =>
-  z
-    .string({ error: whenPresent(`${field} must be a decimal string such as "10.50"`) })
-    .regex(/^(0|[1-9][0-9]*)(\.[0-9]+)?$/, { error: `${field} must be a decimal string such as "10.50" (digits, one optional point, no sign or exponent)` })
-    .refine((value) => /[1-9]/.test(value), { error: `${field} must be greater than zero` })
+const amount = (field: string) => positiveDecimalSchema(field, '10.50')
 
 export const CreateQuoteSchema = z
   .strictObject({
-    source_currency: currency('source_currency').meta({ description: 'What the customer pays in.', example: 'USDC' }),
-    destination_currency: currency('destination_currency').meta({ description: 'What the customer receives: a wallet asset, or USD, EUR, GBP or MXN (settlements).', example: 'ETH' }),
+    // Value leaves a wallet; fiat is a destination only (settlements pay out in it).
+    source_currency: currency('source_currency', CURRENCIES, '; fiat currencies are destinations only').meta({ description: 'What the customer pays in: a wallet asset.', example: 'USDC' }),
+    destination_currency: currency('destination_currency', PRICED_CURRENCIES).meta({ description: 'What the customer receives: a wallet asset, or USD, EUR, GBP or MXN (settlements).', example: 'ETH' }),
     source_amount: amount('source_amount').optional().meta({ description: 'Give this or destination_amount, not both.', example: '1000.00' }),
     destination_amount: amount('destination_amount').optional().meta({ description: 'Give this or source_amount, not both.' }),
   })
@@ -41,13 +38,13 @@ export const QuoteSchema = z
   .object({
     id: z.string().meta({ example: 'quo_M8tMrDBQ5xalOhAtDtasxSWX' }),
     object: z.literal('quote'),
-    source_currency: z.enum(PRICED_CURRENCIES as [string, ...string[]]),
+    source_currency: z.enum(CURRENCIES as [string, ...string[]]),
     destination_currency: z.enum(PRICED_CURRENCIES as [string, ...string[]]),
     source_amount: z.string().meta({ description: 'What the customer pays, before the fee.' }),
     destination_amount: z.string().meta({ description: 'What the customer receives.' }),
     rate: z.string().meta({ description: 'Destination units per source unit, from the price feed on the side against the customer; no markup.', example: '0.000333' }),
     fee: z
-      .object({ amount: z.string(), currency: z.enum(PRICED_CURRENCIES as [string, ...string[]]) })
+      .object({ amount: z.string(), currency: z.enum(CURRENCIES as [string, ...string[]]) })
       .meta({ description: 'The sandbox’s charge: 0.10 % of source_amount (rounded up) in the source currency, paid on top of source_amount.' }),
     status: z.enum(['active', 'used', 'expired']),
     expires_at: TimestampSchema,

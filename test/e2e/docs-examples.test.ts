@@ -93,7 +93,8 @@ describe('docs/openapi.md', () => {
       ),
     )
     const table = page('openapi.md').split('## Example ids')[1]!.split('\n## ')[0]!
-    const shown = [...table.matchAll(/^\| [^|]+ \| `([a-z]+_[A-Za-z0-9]+)` \|/gm)].map(([, id]) => id)
+    // Ids, and the pairs and legs of the price-pin routes.
+    const shown = [...table.matchAll(/^\| [^|]+ \| `([a-z]+_[A-Za-z0-9]+|[A-Z]{3,5}(?:\/USD)?)` \|/gm)].map(([, id]) => id)
     expect(new Set(shown)).toEqual(examples)
   })
 

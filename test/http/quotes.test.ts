@@ -66,8 +66,9 @@ describe('POST /v1/quotes', () => {
       expect(await created({ source_currency: 'ETH', destination_currency: 'EUR', source_amount: '0.333333' })).toMatchObject({
         rate: '2400.00', destination_amount: '799.99', fee: { amount: '0.000333333', currency: 'ETH' },
       })
-      expect(await created({ source_currency: 'USD', destination_currency: 'EUR', destination_amount: '100' })).toMatchObject({
-        source_amount: '125.00', destination_amount: '100.00', rate: '0.800000000000', fee: { amount: '0.13', currency: 'USD' },
+      await pin('USDC/USD', '1', 0)
+      expect(await created({ source_currency: 'USDC', destination_currency: 'EUR', destination_amount: '100' })).toMatchObject({
+        source_amount: '125.00', destination_amount: '100.00', rate: '0.800000', fee: { amount: '0.125', currency: 'USDC' },
       })
     })
   })
@@ -78,6 +79,7 @@ describe('POST /v1/quotes', () => {
     ['no source_currency', { destination_currency: 'ETH', source_amount: '1' }, 'parameter_missing', 'source_currency'],
     ['an unknown currency', { source_currency: 'USDC', destination_currency: 'DOGE', source_amount: '1' }, 'parameter_invalid', 'destination_currency'],
     ['a lower-case currency', { source_currency: 'usdc', destination_currency: 'ETH', source_amount: '1' }, 'parameter_invalid', 'source_currency'],
+    ['a fiat source (fiat is a destination only)', { source_currency: 'USD', destination_currency: 'USDC', source_amount: '1' }, 'parameter_invalid', 'source_currency'],
     ['the same currency twice', { source_currency: 'ETH', destination_currency: 'ETH', source_amount: '1' }, 'parameter_invalid', 'destination_currency'],
     ['a negative amount', { source_currency: 'USDC', destination_currency: 'ETH', source_amount: '-1' }, 'parameter_invalid', 'source_amount'],
     ['a zero amount', { source_currency: 'USDC', destination_currency: 'ETH', destination_amount: '0.00' }, 'parameter_invalid', 'destination_amount'],

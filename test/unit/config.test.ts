@@ -33,6 +33,7 @@ describe('loadConfig', () => {
       clockStart: '2026-01-01T00:00:00.000Z',
       quiet: false,
       errorRate: 0,
+      quoteTtl: 30_000,
     })
     expect(config.dataFile).toBeUndefined()
     expect(config.latency).toBeUndefined()
@@ -84,6 +85,13 @@ describe('loadConfig', () => {
     expect(loadConfig({ flags: { webhookRetries: 'none' } }).webhookRetries).toEqual([])
   })
 
+  it('parses --quote-ttl as a duration, a bare number being seconds', () => {
+    expect(loadConfig({ flags: { quoteTtl: '2m' } }).quoteTtl).toBe(120_000)
+    expect(loadConfig({ flags: { quoteTtl: '45' } }).quoteTtl).toBe(45_000)
+    expect(loadConfig({ flags: { quoteTtl: '1500ms' } }).quoteTtl).toBe(1_500)
+    expect(loadConfig({ env: { WALLET_SANDBOX_QUOTE_TTL: '1h' } }).quoteTtl).toBe(3_600_000)
+  })
+
   it.each<[string, Partial<Record<ConfigKey, unknown>>, ConfigKey]>([
     ['a port that is not a number', { port: 'abc' }, 'port'],
     ['a port above 65535', { port: '70000' }, 'port'],
@@ -103,6 +111,9 @@ describe('loadConfig', () => {
     ['a webhook URL that is not http', { webhookUrl: 'ftp://example.test' }, 'webhookUrl'],
     ['a webhook secret without whsec_', { webhookSecret: 'secret' }, 'webhookSecret'],
     ['a retry schedule that is not delays', { webhookRetries: 'often' }, 'webhookRetries'],
+    ['a quote TTL that is not a duration', { quoteTtl: 'soon' }, 'quoteTtl'],
+    ['a quote TTL of zero', { quoteTtl: '0s' }, 'quoteTtl'],
+    ['a negative quote TTL', { quoteTtl: '-5' }, 'quoteTtl'],
   ])('refuses %s with a ConfigError naming the flag and its variable', (_name, flags, key) => {
     const message = configError({ flags })
     expect(message).toContain(`--${flagName(key)}`)

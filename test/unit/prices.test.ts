@@ -47,6 +47,11 @@ describe('price fixture', () => {
     ['a lower-case pair', (f) => ({ ...f, pairs: ['eth/usd'] })],
     ['a negative start price', (f) => ({ ...f, assets: { ...f.assets, ETH: { ...f.assets.ETH, start_price: -1 } } })],
     ['an asset without decimals', (f) => ({ ...f, assets: { ...f.assets, ETH: { ...f.assets.ETH, decimals: undefined } } })],
+    ['a trading pair without its limits', (f) => ({ ...f, trading_pairs: Object.fromEntries(Object.entries(f.trading_pairs).filter(([pair]) => pair !== 'ETH/SOL')) })],
+    ['limits for a pair that is not listed', (f) => ({ ...f, trading_pairs: { ...f.trading_pairs, 'SOL/MATIC': { min_amount: '1', liquidity_per_tick: '1' } } })],
+    ['limits for a pair with a fiat leg', (f) => ({ ...f, trading_pairs: { ...f.trading_pairs, 'EUR/USD': { min_amount: '1', liquidity_per_tick: '1' } } })],
+    ['a min_amount finer than the base asset', (f) => ({ ...f, trading_pairs: { ...f.trading_pairs, 'USDT/USDC': { min_amount: '0.0000001', liquidity_per_tick: '1' } } })],
+    ['a zero liquidity_per_tick', (f) => ({ ...f, trading_pairs: { ...f.trading_pairs, 'USDT/USDC': { min_amount: '1', liquidity_per_tick: '0' } } })],
   ]
   const dirs: string[] = []
   afterAll(() => {

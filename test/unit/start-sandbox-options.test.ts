@@ -15,6 +15,24 @@ async function errorOf(promise: Promise<unknown>): Promise<Error & { code?: stri
   return outcome!
 }
 
+describe('startSandbox() quoteTtl', () => {
+  it('takes milliseconds as a number, like the other library options, or a duration string', async () => {
+    for (const [quoteTtl, expiresAt] of [[45_000, '2026-01-01T00:00:45.000Z'], ['2m', '2026-01-01T00:02:00.000Z']] as const) {
+      const sandbox = await startSandbox({ quoteTtl, clock: 'manual' })
+      try {
+        const res = await fetch(`${sandbox.url}/quotes`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${sandbox.apiKey}`, 'content-type': 'application/json' },
+          body: JSON.stringify({ source_currency: 'USDT', destination_currency: 'USDC', source_amount: '1' }),
+        })
+        expect(((await res.json()) as { data: { expires_at: string } }).data.expires_at).toBe(expiresAt)
+      } finally {
+        await sandbox.close()
+      }
+    }
+  })
+})
+
 describe('startSandbox() option errors', () => {
   it.each([
     ['a negative port', { port: -1 }, 'port'],
@@ -22,6 +40,7 @@ describe('startSandbox() option errors', () => {
     ['an unknown settle mode', { settle: 'sometimes' as 'auto' }, 'settle'],
     ['a latency range from high to low', { latency: [80, 20] as const }, 'latency'],
     ['a clock start that is not a date', { clockStart: 'yesterday' }, 'clockStart'],
+    ['a quote TTL that is not a duration', { quoteTtl: 'soon' }, 'quoteTtl'],
   ])('name the option for %s, never the flag or its variable', async (_case, options, option) => {
     const error = await errorOf(startSandbox(options))
     expect(error).toBeInstanceOf(ConfigError)
