@@ -7,6 +7,7 @@ import { createPager } from './pager.js'
 import { READS } from './reads.js'
 import * as views from './views.js'
 import { renderOrders, renderPayments, renderPayouts, renderWallets } from './views-money.js'
+import { renderSettlements } from './views-settlements.js'
 import { renderFaults, renderOutcomes, renderRequests } from './views-sandbox.js'
 import { renderDeliveries, renderEndpoints, renderWhitelist } from './views-setup.js'
 
@@ -103,6 +104,7 @@ const LISTS = {
   payments: (page) => renderPayments(page, paymentActions),
   payouts: renderPayouts,
   orders: renderOrders,
+  settlements: (page) => renderSettlements(page, settlementActions),
   endpoints: renderEndpoints,
   deliveries: (page) => renderDeliveries(page, deliveryActions),
   whitelist: renderWhitelist,
@@ -155,6 +157,11 @@ const paymentActions = {
   process: (id, button) => act(button, () => post(paymentPath(id, 'process')), (p) => `Payment ${p.id} is now ${p.status}.`),
   complete: (id, button) => act(button, () => post(paymentPath(id, 'complete')), (p) => `Payment ${p.id} is now ${p.status}.`),
   fail: (id, button) => act(button, () => post(paymentPath(id, 'fail')), (p) => `Payment ${p.id} is now ${p.status} (${p.failure_code}).`),
+}
+const settlementPath = (id, verb) => `/settlements/${encodeURIComponent(id)}/${verb}`
+const settlementActions = {
+  advance: (id, button) => act(button, () => post(settlementPath(id, 'advance')), (s) => `Settlement ${s.id} is now ${s.status}.`),
+  fail: (id, button) => act(button, () => post(settlementPath(id, 'fail')), (s) => `Settlement ${s.id} is now ${s.status} (${s.failure_code}).`),
 }
 const deliveryActions = {
   redeliver: (id, button) =>

@@ -40,7 +40,7 @@ export function fillSelect(select, options, preferred = select.value) {
 }
 
 /** A status as a coloured badge; the class is chosen from a fixed list, never taken from data. */
-const BADGES = new Set(['pending', 'processing', 'completed', 'failed', 'partially_failed', 'succeeded', 'active', 'enabled', 'frozen', 'disabled', 'closed'])
+const BADGES = new Set(['pending', 'processing', 'completed', 'failed', 'cancelled', 'refunded', 'partially_failed', 'succeeded', 'active', 'enabled', 'frozen', 'disabled', 'closed'])
 export const badge = (status) => el('span', { class: `badge ${BADGES.has(status) ? status : ''}`, dataset: { field: 'status' } }, status)
 
 export const mono = (text, props = {}) => el('td', { class: 'mono', title: text, ...props }, text ?? '—')

@@ -17,6 +17,7 @@ export const READS = {
   payments: (account, page) => controlPage(`/accounts/${account}/payments`, page),
   payouts: (account, page) => controlPage(`/accounts/${account}/payouts`, page),
   orders: (account, page) => controlPage(`/accounts/${account}/orders`, page),
+  settlements: (account, page) => controlPage(`/accounts/${account}/settlements`, page),
   endpoints: (account, page) => controlPage(`/accounts/${account}/webhooks`, page),
   deliveries: (account, page) => controlPage(`/webhooks/deliveries?account_id=${account}`, page),
   whitelist: (account, page) => controlPage(`/accounts/${account}/whitelisted_addresses`, page),

@@ -25,7 +25,7 @@ const HELP: Record<ConfigKey, [string, string?]> = {
   fixtures: ['directory of fixture files', '<dir>'],
   whitelistEnforced: ['enforce the address whitelist on every account'],
   bodyLimit: ['largest request body, in bytes', '<bytes>'],
-  settle: ['auto: settle after network delays; instant; manual: only by control calls', '<auto|instant|manual>'],
+  settle: ['payments and settlements. auto: after their delays; instant; manual: only by control calls (refunds still run)', '<auto|instant|manual>'],
   settleDelay: ['confirmation delay for every network, in ms', '<ms>'],
   clock: ['real: wall time; manual: frozen until POST /_sandbox/clock/advance', '<real|manual>'],
   clockStart: ['where a manual clock starts (ISO 8601)', '<iso>'],

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs'
+import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import * as z from 'zod'
@@ -43,6 +43,23 @@ const MagicFixtureSchema = z.array(
   }),
 )
 
+const SETTLEMENT_MAGIC_CODES = ['compliance_rejected', 'bridge_failed', 'beneficiary_account_closed', 'beneficiary_name_mismatch'] as const
+
+/** Destinations whose settlements fail (docs/settlements.md): addresses per network, bank accounts by one beneficiary field. */
+const SettlementMagicFixtureSchema = z.array(
+  z.discriminatedUnion('destination_type', [
+    z.object({ destination_type: z.literal('address'), network: z.enum(NETWORKS), address: z.string(), failure_code: z.enum(SETTLEMENT_MAGIC_CODES), description: z.string() }),
+    z.object({
+      destination_type: z.literal('bank_account'),
+      currency: z.enum(['USD', 'EUR', 'GBP', 'MXN']),
+      field: z.enum(['account_number', 'iban', 'clabe']),
+      value: z.string(),
+      failure_code: z.enum(SETTLEMENT_MAGIC_CODES),
+      description: z.string(),
+    }),
+  ]),
+)
+
 const ScreeningFixtureSchema = z.array(z.object({ network: z.enum(NETWORKS), address: z.string(), reason: z.string() }))
 
 /** The fixture files `loadFixtures` reads, with their schemas (prices.json belongs to src/market/prices.ts). */
@@ -51,18 +68,21 @@ export const FIXTURE_SCHEMAS = {
   'networks.json': NetworksFixtureSchema,
   'magic.json': MagicFixtureSchema,
   'screening.json': ScreeningFixtureSchema,
+  'settlements.json': SettlementMagicFixtureSchema,
 } as const
 
 export type AccountsFixture = z.infer<typeof AccountsFixtureSchema>
 export type NetworksFixture = z.infer<typeof NetworksFixtureSchema>
 export type MagicAddress = z.infer<typeof MagicFixtureSchema>[number]
 export type ScreeningEntry = z.infer<typeof ScreeningFixtureSchema>[number]
+export type SettlementMagic = z.infer<typeof SettlementMagicFixtureSchema>[number]
 
 export interface Fixtures {
   accounts: AccountsFixture
   networks: NetworksFixture
   magic: MagicAddress[]
   screening: ScreeningEntry[]
+  settlementMagic: SettlementMagic[]
   /** Other files (price pairs, …) read by the modules that own them. */
   dir: string
 }
@@ -78,6 +98,8 @@ export function loadFixtures(dir: string): Fixtures {
     networks: readFixture(dir, 'networks.json', FIXTURE_SCHEMAS['networks.json']),
     magic: readFixture(dir, 'magic.json', FIXTURE_SCHEMAS['magic.json']),
     screening: readFixture(dir, 'screening.json', FIXTURE_SCHEMAS['screening.json']),
+    // Folders made before settlements existed have no settlements.json: the shipped one stands in.
+    settlementMagic: readFixture(existsSync(join(dir, 'settlements.json')) ? dir : SHIPPED_FIXTURES_DIR, 'settlements.json', FIXTURE_SCHEMAS['settlements.json']),
     dir,
   }
 }

@@ -67,7 +67,7 @@ export type {
   AccountPaymentFilter, AccountWhitelistFilter, ControlClient, ControlClientOptions, DeliveryFilter, FailPaymentInput, PageOptions, PostingFilter, RequestFilter, SandboxClock, SandboxCreatedKey,
   SandboxCreateKeyInput, SandboxDelivery, SandboxFault, SandboxFaultInput, SandboxHealth, SandboxMagicAddress, SandboxOutcomeRule, SandboxOutcomeRuleInput,
   SandboxPayment, SandboxPricePin, SandboxRequest, SandboxResetResult, SandboxRestoreResult, SandboxSnapshot, SandboxWallet,
-  SandboxBalance, SandboxLedgerTransaction, SandboxPayout, SandboxWebhookEndpoint, SandboxWhitelistedAddress,
+  SandboxBalance, SandboxLedgerTransaction, SandboxPayout, SandboxSettlement, SandboxSettlementFailureCode, SettlementFilter, SandboxWebhookEndpoint, SandboxWhitelistedAddress,
 } from './client/control-client.js'
 export { ConfigError }
 export { VERSION } from './version.js'

@@ -29,6 +29,8 @@ import { createRequestJournal } from './control/request-journal.js'
 import type { AnyRoute } from './http/route.js'
 import { openApiRoute } from './api/v1/openapi.js'
 import { paymentRoutes } from './api/v1/payments.js'
+import { settlementRoutes } from './api/v1/settlements.js'
+import { settlementControlRoutes } from './api/sandbox/settlements.js'
 import { payoutRoutes } from './api/v1/payouts.js'
 import { priceRoutes } from './api/v1/prices.js'
 import { walletRoutes } from './api/v1/wallets.js'
@@ -39,7 +41,9 @@ import { configuredEndpointFor } from './ledger/webhook-endpoints.js'
 import { createOutcomeRules } from './lifecycle/outcome-rules.js'
 import { createOutcomeDecider } from './lifecycle/outcomes.js'
 import { createScreening } from './lifecycle/screening.js'
-import { createSettlement } from './lifecycle/settlement.js'
+import { createPaymentSettlement } from './lifecycle/payment-settlement.js'
+import { createSettlementDecider } from './lifecycle/settlement-outcomes.js'
+import { createSettlementSteps } from './lifecycle/settlement-steps.js'
 import { createLogger, type Logger } from './logger.js'
 import { createRng } from './rng.js'
 import { createServices, type Services } from './services.js'
@@ -125,13 +129,15 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
   const priceFixture = readPriceFixture(fixtures.dir)
   const prices = createPriceModel(priceFixture, config.seed, pins.legs)
   const pairs = createTradingPairs(priceFixture)
-  const services = createServices({ config, store, clock, publisher, prices, pairs })
-  const rules = createOutcomeRules({ store, rng: createRng(config.seed, 'outcome-rules') })
   const screening = createScreening({ fixtures, store })
+  const services = createServices({ config, store, clock, publisher, prices, pairs, decideSettlement: createSettlementDecider({ fixtures, screening }) })
+  const rules = createOutcomeRules({ store, rng: createRng(config.seed, 'outcome-rules') })
   const faultRules = createFaultRules({ store, rng: createRng(config.seed, 'fault-rules') })
   const journal = createRequestJournal()
-  const control = createSandboxControl({ store, accounts, clock, bus, rules, screening, faults: faultRules, journal, pins })
-  createSettlement({ config, clock, store, bus, fixtures, payments: services.payments, decide: createOutcomeDecider({ fixtures, rules, screening }) })
+  const settlementSteps = createSettlementSteps({ config, clock, store, bus, settlements: services.settlements })
+  services.hooks.settlementMoved = settlementSteps.schedule
+  const control = createSandboxControl({ store, accounts, clock, bus, rules, screening, faults: faultRules, journal, pins, settlementSteps })
+  createPaymentSettlement({ config, clock, store, bus, fixtures, payments: services.payments, decide: createOutcomeDecider({ fixtures, rules, screening }) })
 
   const deps: AppDeps = { config, clock, store, accounts, services, control, fixtures }
   const faults = createFaults({ config, rules: faultRules })
@@ -153,7 +159,10 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
   }
   const stream = createStreamServer({ config, clock, store, accounts, bus, model: prices, tradingPairs: () => pairs.all.map((p) => p.pair), nextRequestId: () => `req_${http.requestIds.base62(24)}`, logger }, options.stream)
   const matching = createOrderMatching({ store, clock, bus, orders: services.orders, onTick: stream.onTick })
-  const routes: AnyRoute[] = [...priceRoutes(prices), ...quoteRoutes(pairs), ...walletRoutes, ...paymentRoutes, ...payoutRoutes, ...orderRoutes, ...whitelistRoutes, ...webhookRoutes, ...controlRoutes, ...accountControlRoutes, ...faultControlRoutes, ...snapshotRoutes, ...webhookControlRoutes(webhooks), ...priceControlRoutes(prices), ...orderControlRoutes]
+  const routes: AnyRoute[] = [
+    ...priceRoutes(prices), ...quoteRoutes(pairs), ...walletRoutes, ...paymentRoutes, ...payoutRoutes, ...orderRoutes, ...settlementRoutes, ...whitelistRoutes, ...webhookRoutes,
+    ...controlRoutes, ...accountControlRoutes, ...faultControlRoutes, ...snapshotRoutes, ...webhookControlRoutes(webhooks), ...priceControlRoutes(prices), ...orderControlRoutes, ...settlementControlRoutes,
+  ]
   routes.push(openApiRoute(routes))
   const app = createApp(deps, http, routes, options.beforeRoutes)
 

@@ -5,6 +5,8 @@ import type { CreateOutcomeRuleSchema, OutcomeRuleSchema } from '../schemas/outc
 import type { ClockSchema, CreatedKeySchema, CreateKeySchema, MagicAddressSchema, RequestJournalEntrySchema, ResetResultSchema, RestoreResultSchema, SnapshotSchema } from '../schemas/control.js'
 import type { OrderSchema } from '../schemas/order.js'
 import type { PaymentSchema } from '../schemas/payment.js'
+import type { SettlementFailureCode } from '../model/failures.js'
+import type { SettlementSchema } from '../schemas/settlement.js'
 import type { PricePinSchema } from '../schemas/price.js'
 import type { LedgerTransactionSchema } from '../schemas/postings.js'
 import type { PayoutSchema } from '../schemas/payout.js'
@@ -25,6 +27,8 @@ export type SandboxOrder = z.output<typeof OrderSchema>
 export type SandboxWallet = z.output<typeof WalletSchema>
 export type SandboxBalance = z.output<typeof BalanceSchema>
 export type SandboxPayout = z.output<typeof PayoutSchema>
+export type SandboxSettlement = z.output<typeof SettlementSchema>
+export type SandboxSettlementFailureCode = SettlementFailureCode
 export type SandboxWebhookEndpoint = z.output<typeof WebhookEndpointSchema>
 export type SandboxWhitelistedAddress = z.output<typeof WhitelistedAddressSchema>
 export type SandboxResetResult = z.output<typeof ResetResultSchema>
@@ -57,6 +61,11 @@ export interface SandboxHealth {
 export interface PageOptions {
   limit?: number
   offset?: number
+}
+
+export interface SettlementFilter extends PageOptions {
+  status?: SandboxSettlement['status']
+  destination_type?: 'wallet' | 'address' | 'bank_account'
 }
 
 export interface DeliveryFilter extends PageOptions {
@@ -155,6 +164,12 @@ export interface ControlClient {
   clearOutcomes(): Promise<{ deleted: number }>
   createKey(input?: SandboxCreateKeyInput): Promise<SandboxCreatedKey>
   magic(): Promise<SandboxMagicAddress[]>
+  /** Finishes a settlement's current step (a pending one starts and finishes its first) and starts the next. */
+  advanceSettlement(settlementId: string): Promise<SandboxSettlement>
+  /** Fails a settlement's current step; without a code, the step's own (`conversion_failed`, `bridge_failed`, `transfer_failed`). */
+  failSettlement(settlementId: string, input?: { failure_code?: SandboxSettlementFailureCode; failure_message?: string }): Promise<SandboxSettlement>
+  /** An account's settlements, newest first, as `/v1/settlements` answers them. */
+  settlements(accountId: string, filter?: SettlementFilter): Promise<SandboxSettlement[]>
   /** Injects a fault into matching `/v1` requests: `addFault({ match: { path: '/v1/payments' }, fault: 'commit_then_drop', times: 1 })`. */
   addFault(fault: SandboxFaultInput): Promise<SandboxFault>
   listFaults(): Promise<SandboxFault[]>
@@ -232,6 +247,9 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     clearOutcomes: () => request('DELETE', '/outcomes'),
     createKey: (input = {}) => request('POST', '/keys', input),
     magic: () => request('GET', '/magic'),
+    advanceSettlement: (settlementId) => request('POST', `/settlements/${id(settlementId)}/advance`),
+    failSettlement: (settlementId, input = {}) => request('POST', `/settlements/${id(settlementId)}/fail`, input),
+    settlements: (accountId, filter = {}) => request('GET', `/accounts/${id(accountId)}/settlements${query(filter)}`),
     addFault: (fault) => request('POST', '/faults', fault),
     listFaults: () => request('GET', '/faults'),
     removeFaults: () => request('DELETE', '/faults'),

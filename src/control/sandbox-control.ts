@@ -5,7 +5,8 @@ import type { RequestJournal } from './request-journal.js'
 import type { Accounts } from '../ledger/accounts.js'
 import type { OutcomeRules } from '../lifecycle/outcome-rules.js'
 import type { Screening } from '../lifecycle/screening.js'
-import type { OrderRecord, PaymentRecord, WalletRecord } from '../model/records.js'
+import type { SettlementSteps } from '../lifecycle/settlement-steps.js'
+import type { OrderRecord, PaymentRecord, SettlementRecord, WalletRecord } from '../model/records.js'
 import type { AccountState } from '../store/account-state.js'
 import { forkRngState, type RngState } from '../rng.js'
 import type { Data } from '../schemas/data-file.js'
@@ -25,6 +26,7 @@ export function createSandboxControl(deps: {
   screening: Screening
   faults: FaultRules
   journal: RequestJournal
+  settlementSteps: SettlementSteps
   pins: PricePins
 }) {
   const { store, accounts, clock, bus, rules, screening, faults, journal, pins } = deps
@@ -39,6 +41,7 @@ export function createSandboxControl(deps: {
     screening,
     faults,
     journal,
+    settlementSteps: deps.settlementSteps,
     pins,
 
     /** Everything back to the fixtures: accounts provisioned since start-up are gone (open auth re-creates them on use). */
@@ -111,6 +114,14 @@ export function createSandboxControl(deps: {
         if (order) return { account, order }
       }
       throw notFound('order', id)
+    },
+
+    findSettlement(id: string): { account: AccountState; settlement: SettlementRecord } {
+      for (const account of store.accounts.values()) {
+        const settlement = account.settlements.get(id)
+        if (settlement) return { account, settlement }
+      }
+      throw notFound('settlement', id)
     },
   }
 }

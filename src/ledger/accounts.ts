@@ -8,6 +8,7 @@ import { toBaseUnits } from '../money.js'
 import { createRng, forkRngState, restoreRng } from '../rng.js'
 import { OrderIndex } from '../store/order-index.js'
 import { PaymentIndex } from '../store/payment-index.js'
+import { SettlementIndex } from '../store/settlement-index.js'
 import { PostingsLog } from '../store/postings-log.js'
 import type { KeyRecord, KeyType, Scope, SigningAlgorithm, WalletRecord, WebhookEndpointRecord } from '../model/records.js'
 import { createSigningKey } from '../key-material.js'
@@ -68,6 +69,7 @@ export function createAccounts(deps: {
       payments: new PaymentIndex(),
       orders: new OrderIndex(),
       payouts: new Map(),
+      settlements: new SettlementIndex(),
       whitelist: new Map(),
       webhooks,
       idempotency: new Map(),

@@ -1,4 +1,4 @@
-import { addressKey, describeAddressFormat, generateTxHash, isValidAddress } from '../chain/networks.js'
+import { describeAddressFormat, generateTxHash, isValidAddress } from '../chain/networks.js'
 import type { Clock } from '../clock.js'
 import { ApiError, echoId, notFound } from '../errors.js'
 import type { Publisher } from '../events/publisher.js'
@@ -13,6 +13,7 @@ import { lock, release, settle } from './balances.js'
 import { FAILURE_MESSAGES, type FailureCode } from '../model/failures.js'
 import { decimalsOf, presentBalance, presentPayment } from './present.js'
 import { parseAmountFor } from './wallets.js'
+import { assertWhitelisted } from './whitelist.js'
 
 export interface CreatePaymentInput {
   amount: string
@@ -79,13 +80,7 @@ export function createPaymentService(deps: {
     if (destination && destination.status !== 'active') {
       throw new ApiError('wallet_inactive', `The recipient wallet ${destination.id} is ${destination.status} and cannot receive funds.`, { param: 'recipient' })
     }
-    if (!destination && (deps.whitelistEnforced || account.account.whitelist_enforced)) {
-      const key = addressKey(source.network, input.recipient)
-      const listed = [...account.whitelist.values()].some((e) => e.network === source.network && addressKey(e.network, e.address) === key)
-      if (!listed) {
-        throw new ApiError('recipient_not_whitelisted', `${input.recipient} is not on this account's whitelist for ${source.network}; add it with POST /v1/whitelisted_addresses.`, { param: 'recipient' })
-      }
-    }
+    if (!destination) assertWhitelisted(account, source.network, input.recipient, deps.whitelistEnforced, 'recipient')
     if (source.available < units) {
       const decimals = decimalsOf(source)
       throw new ApiError(

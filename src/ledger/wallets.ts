@@ -116,6 +116,9 @@ export function createWalletService(deps: { store: Store; clock: Clock; publishe
       if (account.orders.hasOpenOrders(id)) {
         throw new ApiError('wallet_not_empty', `Wallet ${id} trades in orders that are still open; cancel them or wait for them to fill.`)
       }
+      if (account.settlements.hasOpen(id)) {
+        throw new ApiError('wallet_not_empty', `Wallet ${id} has settlements that are not final yet; wait for them to complete, fail or be refunded.`)
+      }
       return save(account, { ...wallet, status: 'closed', updated_at: clock.nowIso() })
     },
 

@@ -11,6 +11,17 @@ import { newestFirst } from './page.js'
 
 export type WhitelistService = ReturnType<typeof createWhitelistService>
 
+/**
+ * 422 `recipient_not_whitelisted` when the whitelist is enforced (for every account, or for this
+ * one) and `address` is not on it for `network` (CONTRACT.md section 5).
+ */
+export function assertWhitelisted(account: AccountState, network: Network, address: string, enforcedForAll: boolean, param: string): void {
+  if (!enforcedForAll && !account.account.whitelist_enforced) return
+  const key = addressKey(network, address)
+  if ([...account.whitelist.values()].some((e) => e.network === network && addressKey(e.network, e.address) === key)) return
+  throw new ApiError('recipient_not_whitelisted', `${address} is not on this account's whitelist for ${network}; add it with POST /v1/whitelisted_addresses.`, { param })
+}
+
 /** The account's pre-approved external addresses (CONTRACT.md section 5). */
 export function createWhitelistService(deps: { store: Store; clock: Clock }) {
   const { store, clock } = deps

@@ -26,6 +26,12 @@ export const EVENT_TYPES = [
   'order.cancelled',
   'order.expired',
   'order.rejected',
+  'settlement.created',
+  'settlement.processing',
+  'settlement.step_completed',
+  'settlement.completed',
+  'settlement.failed',
+  'settlement.refunded',
 ] as const
 export type EventType = (typeof EVENT_TYPES)[number]
 

@@ -1,6 +1,8 @@
 /** What a posting is (ARCHITECTURE.md "Money"); the log that keeps them is `store/postings-log.ts`. */
 
-export const CAUSES = ['opening_balance', 'deposit', 'payment.created', 'payment.completed', 'payment.failed', 'payout.created', 'order.locked', 'order.filled', 'order.released'] as const
+export const CAUSES = ['opening_balance', 'deposit', 'payment.created', 'payment.completed', 'payment.failed', 'payout.created', 'order.locked', 'order.filled', 'order.released',
+  // A settlement: total debit locked, sent out of the source wallet, credited to a destination wallet, released (failed before it left) or refunded.
+  'settlement.created', 'settlement.sent', 'settlement.credited', 'settlement.released', 'settlement.refunded'] as const
 export type Cause = (typeof CAUSES)[number]
 
 export interface PostingLine {

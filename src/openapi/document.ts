@@ -45,6 +45,7 @@ const TAG_DESCRIPTIONS: Record<string, string> = {
   Payments: 'Payments from a wallet to another wallet of the account or to an external address.',
   Payouts: 'Bulk payouts: many payments from one wallet, validated and funded all or nothing.',
   Orders: 'Market and limit orders on a trading pair, filled from the price feed on the ticks of the sandbox clock.',
+  Settlements: 'Cross-border settlements: value from a wallet to a wallet, an address on any network or a bank account abroad, in ordered steps (conversion, bridge, transfer).',
   'Whitelisted addresses': 'External addresses payments may go to when the account enforces its whitelist.',
   'Webhook endpoints': 'Where the sandbox delivers events (see the webhooks section for the payloads).',
   OpenAPI: 'This document.',

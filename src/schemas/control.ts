@@ -1,4 +1,5 @@
 import * as z from 'zod'
+import { SettlementFailureCodeSchema } from './settlement.js'
 import { FAULT_KINDS } from './faults.js'
 import { isIpEntry } from './ip-entry.js'
 import { FAILURE_CODES } from '../model/failures.js'
@@ -81,13 +82,30 @@ export const FailPaymentSchema = z.strictObject({
 export const ScreeningSchema = z.strictObject({ network: NetworkSchema, address: z.string().min(1) }).meta({ example: REQUEST_EXAMPLES.screening })
 export const ScreeningResultSchema = z.object({ network: NetworkSchema, address: z.string(), flagged: z.boolean() })
 
-export const MagicAddressSchema = z.object({
+const MagicPaymentAddressSchema = z.object({
+  applies_to: z.literal('payments'),
   network: NetworkSchema,
   address: z.string(),
   outcome: z.enum(['failed', 'pending']),
   failure_code: FailureCodeSchema.nullable(),
   description: z.string(),
 })
+
+/** A settlement destination that fails (fixtures/settlements.json): an address on a network, or a bank account by one beneficiary field. */
+const MagicSettlementDestinationSchema = z.object({
+  applies_to: z.literal('settlements'),
+  destination_type: z.enum(['address', 'bank_account']),
+  network: NetworkSchema.nullable(),
+  address: z.string().nullable(),
+  currency: z.enum(['USD', 'EUR', 'GBP', 'MXN']).nullable().meta({ description: 'Bank accounts: the currency (and so the rail).' }),
+  field: z.enum(['account_number', 'iban', 'clabe']).nullable().meta({ description: 'Bank accounts: the beneficiary field that carries `value`.' }),
+  value: z.string().nullable(),
+  failure_code: SettlementFailureCodeSchema,
+  ends: z.enum(['failed', 'refunded']).meta({ description: '`failed`: before any value left (lock released); `refunded`: after (refund after its delay).' }),
+  description: z.string(),
+})
+
+export const MagicAddressSchema = z.union([MagicPaymentAddressSchema, MagicSettlementDestinationSchema])
 
 export const ClockSchema = z.object({ mode: z.enum(['real', 'manual']), now: TimestampSchema, offset_ms: z.number().int() }).meta({ id: 'SandboxClock' })
 export const AdvanceClockSchema = z.strictObject({

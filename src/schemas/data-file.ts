@@ -3,7 +3,7 @@ import { resolveAccount, walletAccount } from '../model/ledger-accounts.js'
 import { ASSETS, NETWORKS, type Network } from '../model/networks.js'
 import { CAUSES } from '../model/postings.js'
 import { isStandardBase64, parseEd25519PublicKey } from '../key-material.js'
-import { SCOPES, type KeyRecord, type OrderRecord, type PaymentRecord, type PayoutRecord, type QuoteRecord, type WalletRecord } from '../model/records.js'
+import { SCOPES, type KeyRecord, type OrderRecord, type PaymentRecord, type PayoutRecord, type QuoteRecord, type SettlementRecord, type WalletRecord } from '../model/records.js'
 import { AMOUNT_PATTERN, formatAmount } from '../money.js'
 import { FaultSchema } from './faults.js'
 import { OutcomeRuleSchema } from './outcome-rules.js'
@@ -139,6 +139,58 @@ export const PayoutDataSchema = z.object({
   updated_at: timestamp,
 }) satisfies z.ZodType<PayoutRecord>
 
+const nullableText = z.string().nullable()
+
+const SettlementStepDataSchema = z.object({
+  type: z.enum(['conversion', 'bridge', 'transfer']),
+  status: z.enum(['pending', 'processing', 'completed', 'failed', 'cancelled']),
+  network: z.enum(NETWORKS).nullable(),
+  rail: z.enum(['ach', 'sepa', 'fps', 'spei']).nullable(),
+  tx_hash: nullableText,
+  source_tx_hash: nullableText,
+  destination_tx_hash: nullableText,
+  reference: nullableText,
+  started_at: timestamp.nullable(),
+  completed_at: timestamp.nullable(),
+  failure_code: nullableText,
+})
+
+export const SettlementDataSchema = z.object({
+  id: z.string(),
+  seq: z.number().int(),
+  status: z.enum(['pending', 'processing', 'completed', 'failed', 'refunded']),
+  source_wallet: z.string(),
+  source_currency: z.string(),
+  amount: z.string(),
+  fees: z.array(z.object({ type: z.enum(['conversion', 'network', 'payout']), amount: z.string(), currency: z.string() })),
+  total_debit: z.string(),
+  destination: z.discriminatedUnion('type', [
+    z.object({ type: z.literal('wallet'), wallet_id: z.string() }),
+    z.object({ type: z.literal('address'), network: z.enum(NETWORKS), currency: z.string(), address: z.string() }),
+    z.object({ type: z.literal('bank_account'), currency: z.enum(['USD', 'EUR', 'GBP', 'MXN']), rail: z.enum(['ach', 'sepa', 'fps', 'spei']), beneficiary: z.record(z.string(), z.string()) }),
+  ]),
+  destination_currency: z.string(),
+  destination_amount: z.string(),
+  rate: z.string(),
+  quote_id: nullableText,
+  steps: z.array(SettlementStepDataSchema),
+  refund: z.object({ amount: z.string(), tx_hash: nullableText, completed_at: timestamp.nullable() }).nullable(),
+  value_left: z.boolean(),
+  failure_code: nullableText,
+  failure_message: nullableText,
+  description: nullableText,
+  metadata,
+  plan: z.object({
+    outcome: z.enum(['completed', 'failed']),
+    fail_step: z.enum(['conversion', 'bridge', 'transfer']).nullable(),
+    failure_code: nullableText,
+    decided_by: z.string(),
+  }),
+  created_at: timestamp,
+  updated_at: timestamp,
+  completed_at: timestamp.nullable(),
+}) satisfies z.ZodType<SettlementRecord>
+
 export const AccountRecordDataSchema = z.object({ id: z.string(), created_at: timestamp, whitelist_enforced: z.boolean(), order_events: z.number().int().min(0).optional() })
 
 export const WhitelistDataSchema = z.object({ id: z.string(), address: z.string(), network: z.enum(NETWORKS), label: z.string().nullable(), created_at: timestamp })
@@ -193,6 +245,8 @@ export const AccountDataSchema = z.object({
   orders: z.array(OrderDataSchema).default([]),
   // Files written before bulk payouts existed have none.
   payouts: z.array(PayoutDataSchema).default([]),
+  // Files written before settlements existed have none.
+  settlements: z.array(SettlementDataSchema).default([]),
   whitelist: z.array(WhitelistDataSchema),
   webhooks: z.array(WebhookDataSchema),
   idempotency: z.array(IdempotencyDataSchema),
@@ -248,7 +302,7 @@ export interface Inconsistency {
  */
 export function firstInconsistency(data: Data): Inconsistency | undefined {
   const accountIds = new Set<string>()
-  for (const [index, { account, wallets, payments, payouts, postings }] of data.accounts.entries()) {
+  for (const [index, { account, wallets, payments, payouts, settlements, postings }] of data.accounts.entries()) {
     if (accountIds.has(account.id)) return { path: ['accounts', index, 'account', 'id'], problem: `the account id '${account.id}' appears twice` }
     accountIds.add(account.id)
     const walletIds = new Set<string>()
@@ -266,6 +320,12 @@ export function firstInconsistency(data: Data): Inconsistency | undefined {
     for (const [p, payout] of payouts.entries()) {
       const missing = payout.payment_ids.find((id) => !paymentIds.has(id))
       if (missing) return { path: ['accounts', index, 'payouts', p, 'payment_ids'], problem: `no payment '${missing}' in account '${account.id}'` }
+    }
+    for (const [s, settlement] of settlements.entries()) {
+      if (!walletIds.has(settlement.source_wallet)) return { path: ['accounts', index, 'settlements', s, 'source_wallet'], problem: `no wallet '${settlement.source_wallet}' in account '${account.id}'` }
+      if (settlement.destination.type === 'wallet' && !walletIds.has(settlement.destination.wallet_id)) {
+        return { path: ['accounts', index, 'settlements', s, 'destination', 'wallet_id'], problem: `no wallet '${settlement.destination.wallet_id}' in account '${account.id}'` }
+      }
     }
     const unposted = firstPostingsInconsistency(postings, wallets)
     if (unposted) return { path: ['accounts', index, ...unposted.path], problem: unposted.problem }

@@ -4,6 +4,7 @@ import { TimestampSchema } from './common.js'
 import { PaymentSchema } from './payment.js'
 import { OrderSchema } from './order.js'
 import { PayoutSchema } from './payout.js'
+import { SettlementSchema } from './settlement.js'
 
 /**
  * The events webhooks deliver (CONTRACT.md section 9), one schema per type, for the `webhooks`
@@ -26,6 +27,12 @@ const EVENTS: Record<EventType, { resource: z.ZodType; when: string }> = {
   'order.cancelled': { resource: OrderSchema, when: 'An order was cancelled (by the API, or `ioc` with a remainder); what it held was released.' },
   'order.expired': { resource: OrderSchema, when: 'A `gtd` order reached its `expires_at`; what it held was released.' },
   'order.rejected': { resource: OrderSchema, when: 'An order was rejected (metadata `sandbox_outcome: "rejected"` or a control call), with its `reject_reason`.' },
+  'settlement.created': { resource: SettlementSchema, when: 'A settlement was created and its total debit locked (status `pending`, every step `pending`).' },
+  'settlement.processing': { resource: SettlementSchema, when: 'A settlement started its first step (status `processing`).' },
+  'settlement.step_completed': { resource: SettlementSchema, when: 'One step of a settlement completed (one event per step; the next step, if any, is now `processing`).' },
+  'settlement.completed': { resource: SettlementSchema, when: 'The last step completed: the destination received `destination_amount`.' },
+  'settlement.failed': { resource: SettlementSchema, when: 'A step failed before any value left the source wallet: the lock was released (status `failed`). A step that fails after value left sends no event of its own: the settlement stays `processing`, with the failed step, `failure_code` and a pending `refund`, until `settlement.refunded`.' },
+  'settlement.refunded': { resource: SettlementSchema, when: 'A settlement that failed after value left was refunded: `total_debit` is back in the source wallet (status `refunded`, `refund.tx_hash` set).' },
 }
 
 /** `payment.succeeded` → `PaymentSucceededEvent`. */

@@ -17,6 +17,7 @@ export const EXAMPLE_IDS = {
   payment: 'pay_M8tMrDBQ5xalOhAtDtasxSWX',
   payout: 'po_M8tMrDBQ5xalOhAtDtasxSWX',
   order: 'ord_M8tMrDBQ5xalOhAtDtasxSWX',
+  settlement: 'stl_M8tMrDBQ5xalOhAtDtasxSWX',
   whitelistedAddress: 'wla_M8tMrDBQ5xalOhAtDtasxSWX',
   webhookEndpoint: 'whk_M8tMrDBQ5xalOhAtDtasxSWX',
   delivery: 'dlv_4FKHdGC9f70TkxHB4ckM8hJn',
@@ -32,6 +33,7 @@ export const ClosableWalletIdParams = idParams(EXAMPLE_IDS.emptyWallet)
 export const PaymentIdParams = idParams(EXAMPLE_IDS.payment)
 export const PayoutIdParams = idParams(EXAMPLE_IDS.payout)
 export const OrderIdParams = idParams(EXAMPLE_IDS.order)
+export const SettlementIdParams = idParams(EXAMPLE_IDS.settlement)
 export const WhitelistedAddressIdParams = idParams(EXAMPLE_IDS.whitelistedAddress)
 export const WebhookEndpointIdParams = idParams(EXAMPLE_IDS.webhookEndpoint)
 export const DeliveryIdParams = idParams(EXAMPLE_IDS.delivery)

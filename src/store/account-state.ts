@@ -3,6 +3,7 @@ import type { Rng } from '../rng.js'
 import type { OrderIndex } from './order-index.js'
 import type { PaymentIndex } from './payment-index.js'
 import type { PostingsLog } from './postings-log.js'
+import type { SettlementIndex } from './settlement-index.js'
 
 /** One tenant: everything it owns lives here, so isolation is a matter of looking in one place. */
 export interface AccountState {
@@ -13,6 +14,8 @@ export interface AccountState {
   orders: OrderIndex
   /** In creation order. */
   payouts: Map<string, PayoutRecord>
+  /** Cross-border settlements, in creation order, indexed by status and destination type. */
+  settlements: SettlementIndex
   whitelist: Map<string, WhitelistRecord>
   webhooks: Map<string, WebhookEndpointRecord>
   idempotency: Map<string, IdempotencyRecord>

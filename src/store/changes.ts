@@ -4,7 +4,7 @@
  * set. The format is generic (a kind, an id and a value; or an entry appended to a log), so that a
  * new kind of record or log needs a codec entry, not a new operation.
  */
-export type RecordKind = 'tenant' | 'account' | 'key' | 'wallet' | 'payment' | 'order' | 'payout' | 'whitelist' | 'webhook' | 'idempotency' | 'control' | 'quote'
+export type RecordKind = 'tenant' | 'account' | 'key' | 'wallet' | 'payment' | 'order' | 'payout' | 'settlement' | 'whitelist' | 'webhook' | 'idempotency' | 'control' | 'quote'
 
 export type Change =
   /** Creates or replaces a record; an existing record object is updated in place (references stay valid). */

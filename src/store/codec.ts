@@ -1,7 +1,7 @@
 import * as z from 'zod'
 import type { RecordKind } from './changes.js'
 import {
-  AccountDataSchema, AccountRecordDataSchema, IdempotencyDataSchema, KeyDataSchema, OrderDataSchema, PayoutDataSchema, QuoteDataSchema, WalletDataSchema, WebhookDataSchema, WhitelistDataSchema,
+  AccountDataSchema, AccountRecordDataSchema, IdempotencyDataSchema, KeyDataSchema, OrderDataSchema, PayoutDataSchema, QuoteDataSchema, SettlementDataSchema, WalletDataSchema, WebhookDataSchema, WhitelistDataSchema,
 } from '../schemas/data-file.js'
 import { accountFromData, accountToData, decodeOrder, decodeWallet, encodeOrder, encodePayment, encodeWallet } from './data.js'
 import { createPaymentDecoder } from './payment-decoder.js'
@@ -29,6 +29,7 @@ const CODECS: Record<RecordKind, Codec> = {
   payment: { schema: z.unknown(), encode: encodePayment, decode: createPaymentDecoder() },
   order: { schema: OrderDataSchema, encode: encodeOrder, decode: decodeOrder },
   payout: plain(PayoutDataSchema),
+  settlement: plain(SettlementDataSchema),
   whitelist: plain(WhitelistDataSchema),
   webhook: plain(WebhookDataSchema),
   // In-flight requests are not acknowledged yet; on disk an idempotency record is always done.

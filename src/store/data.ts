@@ -3,6 +3,7 @@ import { restoreRng, type RngState } from '../rng.js'
 import type { AccountData, Data } from '../schemas/data-file.js'
 import { OrderIndex } from './order-index.js'
 import { PaymentIndex } from './payment-index.js'
+import { SettlementIndex } from './settlement-index.js'
 import { postingsFromData, postingsToData } from './postings-data.js'
 import type { AccountState } from './account-state.js'
 
@@ -50,6 +51,7 @@ export function accountToData(state: AccountState): AccountData {
     payments: state.payments.values().map((p) => ({ ...encodePayment(p), metadata: { ...p.metadata }, plan: p.plan && { ...p.plan } })),
     orders: state.orders.values().map(encodeOrder),
     payouts: [...state.payouts.values()].map((p) => ({ ...p, payment_ids: [...p.payment_ids], metadata: { ...p.metadata } })),
+    settlements: state.settlements.values().map((s) => structuredClone(s)),
     whitelist: [...state.whitelist.values()].map((entry) => ({ ...entry })),
     webhooks: [...state.webhooks.values()].map((endpoint) => ({ ...endpoint, events: [...endpoint.events] })),
     // In-flight requests are not acknowledged yet, so they are not kept.
@@ -72,6 +74,7 @@ export function accountFromData(data: AccountData): AccountState {
     payments,
     orders,
     payouts: new Map(data.payouts.map((p) => [p.id, { ...p, payment_ids: [...p.payment_ids], metadata: { ...p.metadata } }])),
+    settlements: settlementsFromData(data.settlements),
     whitelist: new Map(data.whitelist.map((entry) => [entry.id, { ...entry }])),
     webhooks: new Map(data.webhooks.map((endpoint) => [endpoint.id, { ...endpoint }])),
     idempotency: new Map(data.idempotency.map((record) => [record.scope, { ...record }])),
@@ -81,3 +84,9 @@ export function accountFromData(data: AccountData): AccountState {
 }
 
 export const keysFromData = (data: Data): KeyRecord[] => data.keys.map((k) => ({ ...k, scopes: [...k.scopes], allowed_ips: [...k.allowed_ips] }))
+
+function settlementsFromData(settlements: AccountData['settlements']): SettlementIndex {
+  const index = new SettlementIndex()
+  for (const settlement of settlements) index.put(structuredClone(settlement))
+  return index
+}

@@ -3,6 +3,7 @@ import { dirname } from 'node:path'
 import { POSTINGS_LOG, put, type Change } from './changes.js'
 import { encodeChange, SNAPSHOT_FORMAT } from './lines.js'
 import { PaymentIndex } from './payment-index.js'
+import { SettlementIndex } from './settlement-index.js'
 import { transactionToData } from './postings-data.js'
 import { PostingsLog } from './postings-log.js'
 import type { AccountState } from './account-state.js'
@@ -24,6 +25,7 @@ function* snapshotChanges(state: State): Generator<Change> {
       wallets: new Map(),
       payments: new PaymentIndex(),
       payouts: new Map(),
+      settlements: new SettlementIndex(),
       whitelist: new Map(),
       webhooks: new Map(),
       idempotency: new Map(),
@@ -36,6 +38,7 @@ function* snapshotChanges(state: State): Generator<Change> {
     // By index: payments created meanwhile are appended and picked up too.
     for (let i = 0; i < payments.length; i++) yield put('payment', account, payments[i]!.id, payments[i]!)
     for (const payout of tenant.payouts.values()) yield put('payout', account, payout.id, payout)
+    for (const settlement of tenant.settlements.values()) yield put('settlement', account, settlement.id, settlement)
     for (const entry of tenant.whitelist.values()) yield put('whitelist', account, entry.id, entry)
     for (const endpoint of tenant.webhooks.values()) yield put('webhook', account, endpoint.id, endpoint)
     for (const record of tenant.idempotency.values()) yield put('idempotency', account, record.scope, record)

@@ -2,7 +2,7 @@ import { POSTINGS_LOG, type Change, type ChangeSet, type RecordKind } from './ch
 import type { Data, TransactionData } from '../schemas/data-file.js'
 import { accountFromData, accountToData, keysFromData } from './data.js'
 import { appendTransactionData } from './postings-data.js'
-import type { KeyRecord, OrderRecord, PaymentRecord } from '../model/records.js'
+import type { KeyRecord, OrderRecord, PaymentRecord, SettlementRecord } from '../model/records.js'
 import type { AccountState } from './account-state.js'
 
 /** The collections of an account that hold one kind of record each, by the kind's name. */
@@ -49,7 +49,7 @@ export function createState() {
     }
     if (!accounts.has(change.account) && !created.has(change.account)) throw new ChangeError(`no account '${change.account}'`)
     if (change.op === 'append') return checkAppend(change, lengths, replaying)
-    if (change.op === 'delete' && (change.kind === 'payment' || change.kind === 'order')) throw new ChangeError(`${change.kind}s are never deleted`)
+    if (change.op === 'delete' && (change.kind === 'payment' || change.kind === 'order' || change.kind === 'settlement')) throw new ChangeError(`${change.kind}s are never deleted`)
     return true
   }
 
@@ -98,6 +98,7 @@ export function createState() {
     if (kind === 'account') Object.assign(account.account, value)
     else if (kind === 'payment') putIndexed(account.payments, value as PaymentRecord)
     else if (kind === 'order') putIndexed(account.orders, value as OrderRecord)
+    else if (kind === 'settlement') account.settlements.put(value as SettlementRecord)
     else upsert(account[ACCOUNT_MAPS[kind]] as Map<string, object>, id, value as object | undefined)
   }
 

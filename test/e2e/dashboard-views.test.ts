@@ -126,6 +126,21 @@ describe('the dashboard’s lists in Chromium', () => {
     for (const id of payout.payment_ids) expect(await row(page, 'payments', id).count()).toBe(1)
   })
 
+  it('shows settlements with their steps as a timeline, and advances one', async () => {
+    sb = await startTestSandbox()
+    const source = await institutionalWallet(sb, 'polygon', 'USDC')
+    const destination = { type: 'address', network: 'solana', currency: 'SOL', address: 'TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA' }
+    const settlement = (await sb.api.post('/v1/settlements').set(sb.auth()).send({ source_wallet: source.id, amount: '1500', destination }).expect(201)).body.data
+    const page = await open()
+    await ready(page)
+    expect(await cellText(page, 'settlements', settlement.id, 'total')).toBe('1,504.50 USDC')
+    const steps = row(page, 'settlements', settlement.id).locator('.timeline li')
+    expect(await steps.evaluateAll((items) => items.map((item) => item.getAttribute('data-step')))).toEqual(['conversion', 'bridge', 'transfer'])
+    await row(page, 'settlements', settlement.id).getByRole('button', { name: 'Advance' }).click()
+    await expect.poll(async () => row(page, 'settlements', settlement.id).locator('.timeline li[data-step="conversion"] [data-field="status"]').textContent(), WAIT).toBe('completed')
+    expect(await row(page, 'settlements', settlement.id).locator('.timeline li[data-step="bridge"] [data-field="status"]').textContent()).toBe('processing')
+  })
+
   it('shows webhook endpoints and the whitelist with its enforcement', async () => {
     sb = await startTestSandbox()
     const endpoint = (await sb.api.post('/v1/webhooks').set(sb.auth()).send({ url: 'http://127.0.0.1:9/hooks', events: ['payment.failed'], description: 'ops' }).expect(201)).body.data
@@ -177,6 +192,7 @@ describe('the dashboard’s lists in Chromium', () => {
     const source = await institutionalWallet(sb, 'polygon', 'USDC')
     await payFrom(source, '123456.78')
     await sb.api.post('/v1/payouts').set(sb.auth()).send({ source_wallet: source.id, currency: 'USDC', items: [{ amount: '1', recipient: EVM }] }).expect(201)
+    await sb.api.post('/v1/settlements').set(sb.auth()).send({ source_wallet: source.id, amount: '10', destination: { type: 'bank_account', currency: 'EUR', beneficiary: { name: 'A rather long beneficiary name', country: 'DE', iban: 'DE89370400440532013000' } } }).expect(201)
     await sb.api.post('/v1/whitelisted_addresses').set(sb.auth()).send({ address: EVM, network: 'polygon' }).expect(201)
     const [eth, usdc] = [await institutionalWallet(sb, 'ethereum', 'ETH'), await institutionalWallet(sb, 'ethereum', 'USDC')]
     await sb.api.post('/v1/orders').set(sb.auth()).send({ pair: 'ETH/USDC', side: 'buy', type: 'limit', amount: '7', limit_price: '99999', base_wallet: eth.id, quote_wallet: usdc.id }).expect(201)
@@ -186,7 +202,7 @@ describe('the dashboard’s lists in Chromium', () => {
 
     const page = await browser.open(sb.url, { viewport: { width: 375, height: 800 } })
     await ready(page)
-    for (const list of ['payments', 'payouts', 'orders', 'endpoints', 'deliveries', 'whitelist', 'outcomes', 'faults', 'requests']) {
+    for (const list of ['payments', 'payouts', 'orders', 'settlements', 'endpoints', 'deliveries', 'whitelist', 'outcomes', 'faults', 'requests']) {
       await page.locator(`#${list} tbody tr[data-id]`).first().waitFor({ timeout: 5000 })
     }
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375)

@@ -204,3 +204,22 @@ describe('docs/trading.md: pairs, quotes and price pins', () => {
     }
   })
 })
+
+describe('docs/settlements.md: one settlement per destination type', () => {
+  let sb: TestSandbox
+  beforeAll(async () => {
+    sb = await startTestSandbox({ seed: DEFAULT_SEED })
+  })
+  afterAll(() => sb.close())
+
+  it('answers every example as the page shows, in order', async () => {
+    const blocks = shellBlocks(page('settlements.md'))
+    expect(blocks.length).toBeGreaterThanOrEqual(6)
+    for (const [index, block] of blocks.entries()) {
+      const output = await runShell(block, sb.url, ROOT)
+      // The first block only pins prices.
+      if (index > 0) expect(shownAnswers(block).length).toBeGreaterThan(0)
+      expect(missingAnswers(output, shownAnswers(block)), block).toEqual([])
+    }
+  })
+})

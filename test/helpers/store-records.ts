@@ -10,7 +10,7 @@ const AT = '2026-01-01T00:00:00.000Z'
 export const tenant = (id = ACCOUNT): Change =>
   put('tenant', undefined, id, accountFromData({
     account: { id, created_at: AT, whitelist_enforced: false }, rng_state: [1, 2, 3, 4],
-    wallets: [], payments: [], orders: [], payouts: [], whitelist: [], webhooks: [], idempotency: [], quotes: [],
+    wallets: [], payments: [], orders: [], payouts: [], settlements: [], whitelist: [], webhooks: [], idempotency: [], quotes: [],
   }))
 
 export const wallet = (id: string, available: bigint, locked = 0n): WalletRecord => ({

@@ -55,6 +55,14 @@ describe('path parameter examples', () => {
     expect(fault.body.data.id).toBe(EXAMPLE_IDS.fault)
   })
 
+  it('is the id of the first settlement of a fresh sandbox', async () => {
+    const sb = await fresh()
+    const destination = { type: 'address', network: 'polygon', currency: 'USDC', address: EVM }
+    const settlement = await sb.api.post('/v1/settlements').set(sb.auth()).send({ source_wallet: TREASURY_USDC_POLYGON, amount: '1.00', destination }).expect(201)
+    expect(settlement.body.data.id).toBe(EXAMPLE_IDS.settlement)
+    await sb.api.post(`/_sandbox/settlements/${EXAMPLE_IDS.settlement}/advance`).expect(200)
+  })
+
   it('are the ids of the first payout and the first outcome rule of a fresh sandbox', async () => {
     const sb = await fresh()
     const payout = await sb.api.post('/v1/payouts').set(sb.auth()).send({ source_wallet: TREASURY_USDC_POLYGON, currency: 'USDC', items: [{ amount: '1.00', recipient: EVM }] }).expect(201)

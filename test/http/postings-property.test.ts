@@ -7,8 +7,10 @@ import { startTestSandbox, type TestSandbox } from '../helpers/start-test-sandbo
 /**
  * Random histories against a real sandbox (automatic settlement on a manual clock): deposits,
  * payments to addresses and to wallets, bulk payouts, control complete/fail, orders (market and
- * limit, gtc and ioc, buys and sells) with cancels, control fills and rejects, clock advances (whose
- * ticks fill resting orders), snapshots and restores. After every step the books must hold: every cached balance is what its
+ * limit, gtc and ioc, buys and sells) with cancels, control fills and rejects, cross-border
+ * settlements (to wallets, addresses and bank accounts, failing at any step, refunded) with control
+ * advance/fail, clock advances (whose ticks fill resting orders), snapshots and restores. After every
+ * step the books must hold: every cached balance is what its
  * postings add up to, every transaction balances, each asset sums to zero over all ledger accounts
  * (external ones included), no balance is negative; and a refused request changes nothing.
  */
@@ -27,12 +29,28 @@ const pick = fc.nat(1000)
 /** An address, or another wallet of the same network and currency when there is one. */
 const recipient = fc.oneof(fc.constant('address' as const), pick)
 const outcome = fc.constantFrom(undefined, undefined, 'failed', 'pending')
+const BANKS = {
+  USD: { name: 'A', country: 'US', routing_number: '021000021', account_number: '123456789' },
+  EUR: { name: 'A', country: 'DE', iban: 'DE89370400440532013000' },
+  GBP: { name: 'A', country: 'GB', sort_code: '200000', account_number: '31926819' },
+  MXN: { name: 'A', country: 'MX', clabe: '032180000118359719' },
+}
+/** A settlement's destination: another wallet (any asset, any network), an address, or a bank account. */
+const settlementTo = fc.oneof(
+  fc.record({ type: fc.constant('wallet' as const), pick }),
+  fc.record({ type: fc.constant('address' as const), network: fc.constantFrom('polygon', 'ethereum', 'solana', 'stellar'), currency: fc.constantFrom('USDC', 'native') }),
+  fc.record({ type: fc.constant('bank_account' as const), currency: fc.constantFrom('USD', 'EUR', 'GBP', 'MXN') }),
+)
+const NATIVE: Record<string, string> = { polygon: 'MATIC', ethereum: 'ETH', solana: 'SOL', stellar: 'XLM' }
+const settlementFate = fc.constantFrom(undefined, undefined, 'conversion', 'bridge', 'transfer')
 
 const step = fc.oneof(
   fc.record({ kind: fc.constant('deposit' as const), wallet: pick, amount }),
   fc.record({ kind: fc.constant('pay' as const), wallet: pick, amount, to: recipient, outcome }),
   fc.record({ kind: fc.constant('payout' as const), wallet: pick, items: fc.array(fc.record({ amount, to: recipient }), { minLength: 1, maxLength: 4 }) }),
   fc.record({ kind: fc.constantFrom('complete' as const, 'fail' as const), payment: pick }),
+  fc.record({ kind: fc.constant('settle' as const), wallet: pick, amount, to: settlementTo, failAt: settlementFate }),
+  fc.record({ kind: fc.constantFrom('advance-settlement' as const, 'fail-settlement' as const), settlement: pick }),
   fc.record({ kind: fc.constant('advance' as const), ms: fc.constantFrom(10, 60, 1_000, 5_000, 60_000) }),
   fc.record({
     kind: fc.constant('order' as const),
@@ -81,6 +99,7 @@ async function run(sb: TestSandbox, steps: Step[]) {
     const units = (BigInt(whole! + fraction.padEnd(6, '0').slice(0, 6)) * BigInt(percent)) / 100n
     return `${units / 1_000_000n}.${String(units % 1_000_000n).padStart(6, '0')}`
   }
+  const settlements: string[] = []
   const snapshots: unknown[] = []
   const at = (list: readonly unknown[], index: number) => list[index % list.length]
   const to = (source: Wallet, choice: 'address' | number) => {
@@ -126,6 +145,22 @@ async function run(sb: TestSandbox, steps: Step[]) {
       status = (await sb.api.post(`/_sandbox/orders/${at(orders, s.order)}/reject`).send({})).status
     } else if (s.kind === 'fill' && orders.length) {
       status = (await sb.api.post(`/_sandbox/orders/${at(orders, s.order)}/fill`).send(s.amount ? { amount: s.amount } : {})).status
+    } else if (s.kind === 'settle') {
+      const source = at(wallets, s.wallet) as Wallet
+      const d = s.to
+      const destination =
+        d.type === 'wallet'
+          ? { type: 'wallet', wallet_id: (at(wallets.filter((w) => w.id !== source.id), d.pick) as Wallet).id }
+          : d.type === 'address'
+            ? { type: 'address', network: d.network, currency: d.currency === 'native' ? NATIVE[d.network] : 'USDC', address: ADDRESSES[d.network] }
+            : { type: 'bank_account', currency: d.currency, beneficiary: BANKS[d.currency] }
+      // A step the settlement does not have is a 400 that changes nothing, like any refusal.
+      const metadata = s.failAt ? { sandbox_outcome: 'failed', sandbox_fail_step: s.failAt } : {}
+      const res = await sb.api.post('/v1/settlements').set(auth).send({ source_wallet: source.id, amount: s.amount, destination, metadata })
+      status = res.status
+      if (status === 201) settlements.push(res.body.data.id)
+    } else if (s.kind === 'advance-settlement' || s.kind === 'fail-settlement') {
+      if (settlements.length) status = (await sb.api.post(`/_sandbox/settlements/${at(settlements, s.settlement)}/${s.kind.replace('-settlement', '')}`).send({})).status
     } else if (s.kind === 'advance') {
       await sb.api.post('/_sandbox/clock/advance').send({ ms: s.ms }).expect(200)
     } else if (s.kind === 'snapshot') {
@@ -156,7 +191,7 @@ describe('the postings ledger under random histories', () => {
           await sb.close()
         }
       }),
-      { seed: 20260101, numRuns: 25 },
+      { seed: 20260101, numRuns: 30 },
     )
   }, 60_000)
 })

@@ -3,6 +3,8 @@ import { ListOrdersQuery, OrderSchema } from '../../schemas/order.js'
 import type * as z from 'zod'
 import { notFound } from '../../errors.js'
 import type { RequestContext } from '../../http/context.js'
+import { presentSettlement } from '../../ledger/present-settlement.js'
+import { ListSettlementsQuery, SettlementSchema } from '../../schemas/settlement.js'
 import { defineRoute, presentPage, type ListResult } from '../../http/route.js'
 import { listTransactions, presentTransaction } from '../../ledger/postings.js'
 import { presentBalance, presentPayment, presentPayout, presentWallet, presentWebhookEndpoint, presentWhitelisted } from '../../ledger/present.js'
@@ -73,6 +75,11 @@ export const accountControlRoutes = [
     name: 'orders', operationId: 'sandboxListAccountOrders', summary: 'An account’s orders, newest first, as GET /v1/orders answers them',
     query: ListOrdersQuery, response: OrderSchema,
     read: (ctx, account, { limit, offset, ...filter }) => presentPage(ctx.deps.services.orders.list(account, filter, offset, limit), presentOrder),
+  }),
+  accountList({
+    name: 'settlements', operationId: 'sandboxListAccountSettlements', summary: 'An account’s settlements, newest first, as GET /v1/settlements answers them',
+    query: ListSettlementsQuery, response: SettlementSchema,
+    read: (ctx, account, { limit, offset, ...filter }) => presentPage(ctx.deps.services.settlements.list(account, filter, offset, limit), presentSettlement),
   }),
   accountList({
     name: 'webhooks', operationId: 'sandboxListAccountWebhookEndpoints', summary: 'An account’s webhook endpoints, newest first, as GET /v1/webhooks answers them (no secrets)',

@@ -13,6 +13,7 @@ import { describeAddressFormat, isValidAddress } from '../../chain/networks.js'
 import type { RequestContext } from '../../http/context.js'
 import type { PaymentRecord } from '../../model/records.js'
 import type { AccountState } from '../../store/account-state.js'
+import { PRE_START_FAILURES } from '../../lifecycle/settlement-outcomes.js'
 
 const tag = 'Sandbox control'
 const auth = 'control' as const
@@ -121,8 +122,22 @@ export const paymentControlRoutes = [
     },
   }),
   defineRoute({
-    method: 'get', path: '/_sandbox/magic', operationId: 'sandboxMagicAddresses', summary: 'Recipient addresses with a fixed outcome, for every network', tag, auth,
+    method: 'get', path: '/_sandbox/magic', operationId: 'sandboxMagicAddresses', summary: 'Payment recipients and settlement destinations with a fixed outcome', tag, auth,
     status: 200, response: z.array(MagicAddressSchema),
-    handler: (_input, ctx) => ctx.deps.fixtures.magic.map(({ network, address, outcome, failure_code, description }) => ({ network, address, outcome, failure_code, description })),
+    handler: (_input, ctx) => [
+      ...ctx.deps.fixtures.magic.map(({ network, address, outcome, failure_code, description }) => ({ applies_to: 'payments' as const, network, address, outcome, failure_code, description })),
+      ...ctx.deps.fixtures.settlementMagic.map((entry) => ({
+        applies_to: 'settlements' as const,
+        destination_type: entry.destination_type,
+        network: entry.destination_type === 'address' ? entry.network : null,
+        address: entry.destination_type === 'address' ? entry.address : null,
+        currency: entry.destination_type === 'bank_account' ? entry.currency : null,
+        field: entry.destination_type === 'bank_account' ? entry.field : null,
+        value: entry.destination_type === 'bank_account' ? entry.value : null,
+        failure_code: entry.failure_code,
+        ends: PRE_START_FAILURES.has(entry.failure_code) ? ('failed' as const) : ('refunded' as const),
+        description: entry.description,
+      })),
+    ],
   }),
 ]

@@ -17,7 +17,7 @@ import type { OutcomeDecider } from './outcomes.js'
  * (control calls move payments). Every step goes through the ledger's transitions, so balances and
  * events follow.
  */
-export function createSettlement(deps: { config: Config; clock: Clock; store: Store; bus: Bus; fixtures: Fixtures; payments: PaymentService; decide: OutcomeDecider }) {
+export function createPaymentSettlement(deps: { config: Config; clock: Clock; store: Store; bus: Bus; fixtures: Fixtures; payments: PaymentService; decide: OutcomeDecider }) {
   const { config, clock, store, payments } = deps
   const screeningDelay = deps.fixtures.networks.screening_delay_ms
   const confirmationDelay = (network: Network) => config.settleDelay ?? deps.fixtures.networks.confirmation_delay_ms[network] ?? 1000
