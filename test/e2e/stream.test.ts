@@ -498,13 +498,15 @@ describe('stream: wallets channel', () => {
 
 describe('stream: heartbeat, slow readers and shutdown', () => {
   it('pings clients and drops the ones that stop answering', async () => {
-    const sb = await tunedSandbox({ heartbeatMs: 40 })
+    // The heartbeat runs on real time (it checks sockets, not the sandbox clock); 200 ms leaves a
+    // healthy client time to answer on a loaded machine, where 40 ms dropped it.
+    const sb = await tunedSandbox({ heartbeatMs: 200 })
     const healthy = await client(streamUrl(sb.url))
     let pings = 0
     healthy.ws.on('ping', () => pings++)
     const dead = await client(streamUrl(sb.url), { autoPong: false })
     expect((await dead.closed).code).toBe(1006)
-    await expect.poll(() => pings, { timeout: 2000 }).toBeGreaterThanOrEqual(3)
+    await expect.poll(() => pings, { timeout: 10_000 }).toBeGreaterThanOrEqual(3)
     expect(healthy.ws.readyState).toBe(healthy.ws.OPEN)
     expect(sb.sandbox.stream.stats().connections).toBe(1)
   })
