@@ -56,4 +56,5 @@ export type PricePinInput = z.output<typeof CreatePricePinSchema>
 
 /** `/_sandbox/prices/{pair}`: the pair URL-encoded (`ETH%2FUSD`); `/_sandbox/prices/{base}/{quote}` takes it unencoded. */
 export const PricePinParams = z.object({ pair: z.string().meta({ example: 'ETH/USD' }) })
-export const PricePinLegParams = z.object({ base: z.string().meta({ example: 'ETH' }), quote: z.string().meta({ example: 'USD' }) })
+/** Another pair than the by-pair example, so that a run of every example has one pin for each of the two ways to remove it. */
+export const PricePinLegParams = z.object({ base: z.string().meta({ example: 'SOL' }), quote: z.string().meta({ example: 'USD' }) })

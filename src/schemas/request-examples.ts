@@ -5,7 +5,7 @@ import { EXAMPLE_IDS } from './path-params.js'
  * Each works as sent against a fresh `npx wallet-sandbox` (default seed, default key
  * `sk_test_sandbox_default_key`): the wallet is the default account's funded "Treasury USDC on
  * Polygon", the addresses are valid for their network. Request generators (Portman, Prism, the
- * fuzzer in test/fuzz) send them; test/unit/request-examples.test.ts checks each against its schema
+ * fuzzer in test/fuzz) send them; test/http/openapi-examples.test.ts checks each against its schema
  * and `npm run test:contract` sends them all.
  */
 
