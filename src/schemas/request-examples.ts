@@ -39,7 +39,7 @@ export const REQUEST_EXAMPLES = {
   screening: { network: 'polygon', address: EVM_FLAGGED },
   createFault: { match: { method: 'GET', path: '/v1/prices' }, fault: 'latency', latency_ms: [20, 80], times: 1 },
   createQuote: { source_currency: 'USDC', destination_currency: 'ETH', source_amount: '100.00' },
-  /** A limit buy far below the market: it stays open (nothing fills it) until cancelled, filled or rejected by a control call. */
+  /** A limit buy far below the market: it stays open (no price tick fills it) until it is cancelled, or filled or rejected by a control call. */
   createOrder: {
     pair: 'ETH/USDC', side: 'buy', type: 'limit', amount: '0.01', limit_price: '1000.00', time_in_force: 'gtc',
     base_wallet: EXAMPLE_IDS.ethWallet, quote_wallet: EXAMPLE_IDS.wallet, metadata: { strategy: 'dip-buy' },
