@@ -3,6 +3,7 @@ import { echo } from '../errors.js'
 import { AMOUNT_PATTERN } from '../money.js'
 import { AmountSchema, CurrencySchema, MetadataSchema, PageQuery, TimestampSchema } from './common.js'
 import { whenPresent } from './messages.js'
+import { REQUEST_EXAMPLES } from './request-examples.js'
 
 /** Orders (CONTRACT.md sections 15 and 19): the request, the filters and the resource. */
 
@@ -64,7 +65,7 @@ export const CreateOrderSchema = z
     }
     if (order.time_in_force !== 'gtd' && order.expires_at !== undefined) issue('expires_at', 'expires_at is only for time_in_force gtd')
   })
-  .meta({ id: 'CreateOrderRequest' })
+  .meta({ id: 'CreateOrderRequest', example: REQUEST_EXAMPLES.createOrder })
 
 export type CreateOrder = z.output<typeof CreateOrderSchema>
 
@@ -119,7 +120,7 @@ export const ControlFillSchema = z
     amount: AmountSchema.optional().meta({ description: 'Base asset to fill; default the remainder.' }),
     price: PriceSchema.optional().meta({ description: 'Default the current ask (buy) or bid (sell).' }),
   })
-  .meta({ id: 'SandboxFillOrderRequest' })
+  .meta({ id: 'SandboxFillOrderRequest', example: REQUEST_EXAMPLES.fillOrder })
 
 /** `POST /_sandbox/orders/{id}/reject`. */
-export const ControlRejectSchema = z.strictObject({ reason: z.string().min(1).max(500).optional() }).meta({ id: 'SandboxRejectOrderRequest' })
+export const ControlRejectSchema = z.strictObject({ reason: z.string().min(1).max(500).optional() }).meta({ id: 'SandboxRejectOrderRequest', example: REQUEST_EXAMPLES.rejectOrder })

@@ -14,6 +14,8 @@ export const EXAMPLE_IDS = {
   wallet: 'wal_RJ404a9s9n2lY76hzhRKhSUF',
   /** "Mrs. Gwen Orn (XLM)", a seeded user wallet that holds nothing: the one the example of closing a wallet closes. */
   emptyWallet: 'wal_7hfJNy3btshoKgcC5dVuw4QX',
+  /** "Treasury ETH on Ethereum", the default account's funded ETH wallet: the base wallet of the order example. */
+  ethWallet: 'wal_cvvLCxmIWKvOvzOAteU2eMsY',
   payment: 'pay_M8tMrDBQ5xalOhAtDtasxSWX',
   payout: 'po_M8tMrDBQ5xalOhAtDtasxSWX',
   order: 'ord_M8tMrDBQ5xalOhAtDtasxSWX',

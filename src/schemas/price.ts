@@ -1,6 +1,7 @@
 import * as z from 'zod'
 import { AMOUNT_PATTERN } from '../money.js'
 import { positiveDecimalSchema, TimestampSchema } from './common.js'
+import { REQUEST_EXAMPLES } from './request-examples.js'
 
 /** One quote of one pair, as `GET /v1/prices` and the stream's `price` messages carry it. */
 export const PriceSchema = z
@@ -38,7 +39,7 @@ export const CreatePricePinSchema = z
     price: PinPriceSchema,
     spread_bp: SpreadBpSchema.optional().meta({ description: 'ask − bid in basis points of the mid; 0 makes bid = ask = price. Default: the asset’s spread in the fixtures.' }),
   })
-  .meta({ id: 'CreatePricePinRequest' })
+  .meta({ id: 'CreatePricePinRequest', example: REQUEST_EXAMPLES.createPricePin })
 
 /** A pin as `GET /_sandbox/prices` lists it, and as snapshots and the data file keep it. */
 export const PricePinSchema = z
@@ -55,4 +56,5 @@ export type PricePinInput = z.output<typeof CreatePricePinSchema>
 
 /** `/_sandbox/prices/{pair}`: the pair URL-encoded (`ETH%2FUSD`); `/_sandbox/prices/{base}/{quote}` takes it unencoded. */
 export const PricePinParams = z.object({ pair: z.string().meta({ example: 'ETH/USD' }) })
-export const PricePinLegParams = z.object({ base: z.string().meta({ example: 'ETH' }), quote: z.string().meta({ example: 'USD' }) })
+/** Another pair than the by-pair example, so that a run of every example has one pin for each of the two ways to remove it. */
+export const PricePinLegParams = z.object({ base: z.string().meta({ example: 'SOL' }), quote: z.string().meta({ example: 'USD' }) })

@@ -3,6 +3,7 @@ import { PRICED_CURRENCIES } from '../model/currencies.js'
 import { CURRENCIES } from '../model/networks.js'
 import { echo } from '../errors.js'
 import { positiveDecimalSchema, TimestampSchema } from './common.js'
+import { REQUEST_EXAMPLES } from './request-examples.js'
 
 /** Quotes and trading pairs (CONTRACT.md section 15). */
 
@@ -32,7 +33,7 @@ export const CreateQuoteSchema = z
       ctx.addIssue({ code: 'invalid_type', expected: 'string', input: undefined, path: ['source_amount'], message: 'source_amount or destination_amount is required (exactly one of them)' })
     }
   })
-  .meta({ id: 'CreateQuoteRequest' })
+  .meta({ id: 'CreateQuoteRequest', example: REQUEST_EXAMPLES.createQuote })
 
 export const QuoteSchema = z
   .object({

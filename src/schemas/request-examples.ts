@@ -5,7 +5,7 @@ import { EXAMPLE_IDS } from './path-params.js'
  * Each works as sent against a fresh `npx wallet-sandbox` (default seed, default key
  * `sk_test_sandbox_default_key`): the wallet is the default account's funded "Treasury USDC on
  * Polygon", the addresses are valid for their network. Request generators (Portman, Prism, the
- * fuzzer in test/fuzz) send them; test/unit/request-examples.test.ts checks each against its schema
+ * fuzzer in test/fuzz) send them; test/http/openapi-examples.test.ts checks each against its schema
  * and `npm run test:contract` sends them all.
  */
 
@@ -38,6 +38,22 @@ export const REQUEST_EXAMPLES = {
   createOutcomeRule: { match: { network: 'polygon', amount_min: '1000', amount_max: '5000' }, outcome: 'failed', failure_code: 'network_congestion', times: 1 },
   screening: { network: 'polygon', address: EVM_FLAGGED },
   createFault: { match: { method: 'GET', path: '/v1/prices' }, fault: 'latency', latency_ms: [20, 80], times: 1 },
+  createQuote: { source_currency: 'USDC', destination_currency: 'ETH', source_amount: '100.00' },
+  /** A limit buy far below the market: it stays open (no price tick fills it) until it is cancelled, or filled or rejected by a control call. */
+  createOrder: {
+    pair: 'ETH/USDC', side: 'buy', type: 'limit', amount: '0.01', limit_price: '1000.00', time_in_force: 'gtc',
+    base_wallet: EXAMPLE_IDS.ethWallet, quote_wallet: EXAMPLE_IDS.wallet, metadata: { strategy: 'dip-buy' },
+  },
+  fillOrder: { amount: '0.005', price: '1000.00' },
+  rejectOrder: { reason: 'Market closed' },
+  createPricePin: { pair: 'ETH/USD', price: '3000.00', spread_bp: 10 },
+  /** Same currency, so no conversion: one transfer step, moved on by the control advance and fail calls. */
+  createSettlement: {
+    source_wallet: EXAMPLE_IDS.wallet, amount: '25.00',
+    destination: { type: 'address', network: 'polygon', currency: 'USDC', address: EVM_RECIPIENT },
+    description: 'Supplier invoice 77', metadata: { invoice: '77' },
+  },
+  failSettlement: { failure_code: 'transfer_failed', failure_message: 'Beneficiary bank declined the transfer' },
   /** The smallest snapshot: no accounts at all (the default account comes back on the default key's next use). */
   restore: { version: 1, accounts: [], keys: [], control: {}, taken_at: '2026-01-01T00:00:00.000Z' },
 } as const

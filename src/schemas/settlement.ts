@@ -10,6 +10,7 @@ import { ASSETS } from '../model/networks.js'
 import { AmountSchema, CurrencySchema, DescriptionSchema, MetadataSchema, NetworkSchema, PageQuery, TimestampSchema } from './common.js'
 import { whenPresent } from './messages.js'
 import { SourceWalletSchema } from './payment.js'
+import { REQUEST_EXAMPLES } from './request-examples.js'
 
 /** Cross-border settlements (CONTRACT.md sections 16 and 19): the create body, the resource, the list query. */
 
@@ -128,7 +129,7 @@ export const CreateSettlementSchema = z
     }
   })
   .superRefine(checkSandboxMetadata)
-  .meta({ id: 'CreateSettlementRequest' })
+  .meta({ id: 'CreateSettlementRequest', example: REQUEST_EXAMPLES.createSettlement })
 
 export type CreateSettlement = z.output<typeof CreateSettlementSchema>
 
@@ -193,4 +194,4 @@ export const SettlementSchema = z
   })
   .meta({ id: 'Settlement' })
 
-export const FailSettlementSchema = z.strictObject({ failure_code: SettlementFailureCodeSchema.optional(), failure_message: z.string().min(1).max(500).optional() })
+export const FailSettlementSchema = z.strictObject({ failure_code: SettlementFailureCodeSchema.optional(), failure_message: z.string().min(1).max(500).optional() }).meta({ example: REQUEST_EXAMPLES.failSettlement })

@@ -57,6 +57,16 @@ describe('webhook payloads', () => {
     await advance(await settlement({ sandbox_outcome: 'failed' }))
     await sb.api.post('/_sandbox/clock/advance').send({ ms: 5000 }).expect(200)
 
+    const settlement = async (destination: Record<string, unknown>) =>
+      (await sb.api.post('/v1/settlements').set(sb.auth()).send({ source_wallet: source, amount: '5.00', destination }).expect(201)).body.data.id as string
+    await sb.api.post(`/_sandbox/settlements/${await settlement({ type: 'address', network: 'polygon', currency: 'USDC', address: EVM })}/advance`).expect(200)
+    await sb.api.post(`/_sandbox/settlements/${await settlement({ type: 'address', network: 'polygon', currency: 'USDC', address: EVM })}/fail`).send({}).expect(200)
+    // A magic bank account (docs/settlements.md): its payout fails after value left, so it is refunded 5 s later.
+    const refunded = await settlement({ type: 'bank_account', currency: 'USD', beneficiary: { name: 'Ada Lovelace', country: 'US', routing_number: '021000021', account_number: '4000000001' } })
+    for (let step = 0; step < 5 && (await sb.api.post(`/_sandbox/settlements/${refunded}/advance`)).status === 200; step++);
+    await sb.api.post('/_sandbox/clock/advance').send({ ms: 5000 }).expect(200)
+    expect((await sb.api.get(`/v1/settlements/${refunded}`).set(sb.auth()).expect(200)).body.data.status).toBe('refunded')
+
     const deliveries = (await sb.api.get('/_sandbox/webhooks/deliveries?limit=100').expect(200)).body.data as unknown[]
     const received = await receiver.waitFor(deliveries.length)
     const checker = checkerFor(sb.sandbox.routes)

@@ -127,4 +127,26 @@ describe('request body examples', () => {
     await sb.api.post('/v1/payouts').set(sb.auth()).send(example('CreatePayoutRequest')).expect(201)
     await sb.api.post('/v1/whitelisted_addresses').set(sb.auth()).send(example('CreateWhitelistedAddressRequest')).expect(201)
   })
+
+  it('of quotes, orders, price pins and settlements, and their control calls, succeed on a fresh sandbox with the default key', async () => {
+    const sb = await fresh()
+    const doc = (await sb.api.get('/v1/openapi.json').expect(200)).body as OpenApiDocument
+    const example = (path: string, method = 'post') => {
+      let body = doc.paths[path]![method]!.requestBody as { $ref?: string; content?: Record<string, { schema: { example?: object } }> }
+      if (body.$ref) body = doc.components.requestBodies![body.$ref.split('/').pop()!] as typeof body
+      return body.content!['application/json']!.schema.example!
+    }
+    // Ids come from the account's one generator: the order example's id is that of the account's first resource.
+    const order = async () => (await sb.api.post('/v1/orders').set(sb.auth()).send(example('/v1/orders')).expect(201)).body.data as { id: string; status: string }
+    const first = await order()
+    expect(first).toMatchObject({ id: EXAMPLE_IDS.order, status: 'open' })
+    expect((await sb.api.post(`/_sandbox/orders/${first.id}/fill`).send(example('/_sandbox/orders/{id}/fill')).expect(200)).body.data.status).toBe('partially_filled')
+    expect((await sb.api.post(`/_sandbox/orders/${(await order()).id}/reject`).send(example('/_sandbox/orders/{id}/reject')).expect(200)).body.data.status).toBe('rejected')
+    expect((await sb.api.post(`/v1/orders/${(await order()).id}/cancel`).set(sb.auth()).expect(200)).body.data.status).toBe('cancelled')
+    await sb.api.post('/v1/quotes').set(sb.auth()).send(example('/v1/quotes')).expect(201)
+    await sb.api.post('/_sandbox/prices').send(example('/_sandbox/prices')).expect(201)
+    const settlement = async () => (await sb.api.post('/v1/settlements').set(sb.auth()).send(example('/v1/settlements')).expect(201)).body.data as { id: string }
+    expect((await sb.api.post(`/_sandbox/settlements/${(await settlement()).id}/advance`).expect(200)).body.data.status).toBe('completed')
+    expect((await sb.api.post(`/_sandbox/settlements/${(await settlement()).id}/fail`).send(example('/_sandbox/settlements/{id}/fail')).expect(200)).body.data.status).toBe('failed')
+  })
 })

@@ -31,6 +31,7 @@ try {
   const document = (await fetchJson(server.port, '/v1/openapi.json')).body
   const operations = listOperations(document)
   const plan = await planIds(document, operations, server.port)
+  await pinUnpinnedExamples(document, operations, server.port)
   const collection = join(work, 'collection.json')
   // One folder, so that orderOfOperations orders the whole run, not each tag on its own.
   const flat = structuredClone(document)
@@ -76,7 +77,8 @@ function kindOf(path) {
  * `data.id` of the operation that creates that kind (`POST` on the collection), the ids a create
  * answers in a `<kind>_ids` list (a payout's payments), or the first item of the kind's list. An
  * action on a resource (`…/{id}/fail`) gets an id no other action used, since most actions end
- * what they act on.
+ * what they act on; when the run creates too few of a kind (three order actions, one order
+ * create), the set-up creates the rest with the create's own example.
  */
 async function planIds(document, operations, port) {
   const exists = async (path) => (await fetchJson(port, path, { headers: { authorization: `Bearer ${DEFAULT_KEY}` } })).status === 200
@@ -97,6 +99,7 @@ async function planIds(document, operations, port) {
 
   const used = new Map()
   const plan = new Map() // operationId → value for {id}
+  const fresh = [] // [operationId, kind]: actions the run creates too few of their kind for
   for (const { path, method, operationId, operation } of operations) {
     const param = (operation.parameters ?? []).find((p) => p.in === 'path' && p.name === 'id')
     if (!param) continue
@@ -107,11 +110,49 @@ async function planIds(document, operations, port) {
     if (candidates.length === 0) continue
     const action = !path.endsWith('{id}') && method === 'post'
     const taken = used.get(kind) ?? 0
-    const source = action ? candidates[Math.min(taken, candidates.length - 1)] : candidates[0]
     if (action) used.set(kind, taken + 1)
-    plan.set(operationId, source)
+    if (action && taken >= candidates.length && creatorOf(operations, kind)) fresh.push([operationId, kind])
+    else plan.set(operationId, action ? candidates[Math.min(taken, candidates.length - 1)] : candidates[0])
   }
+  // Created only now, after every example id was looked up: the first of a kind gets its example id.
+  for (const [operationId, kind] of fresh) plan.set(operationId, { value: await createForSetUp(document, creatorOf(operations, kind), port) })
   return plan
+}
+
+/** The operation that creates a kind (`POST /v1/orders` for orders), if it has a body example to send. */
+function creatorOf(operations, kind) {
+  return operations.find((o) => o.method === 'post' && o.path === `/v1/${kind}` && o.operation.responses['201'])
+}
+
+/**
+ * One more resource of a kind for an action that ends what it acts on (an order can be filled,
+ * rejected or cancelled only once): created with the same example the run sends, before the run.
+ */
+async function createForSetUp(document, creator, port) {
+  const answer = await fetchJson(port, creator.path, { method: 'POST', headers: { authorization: `Bearer ${DEFAULT_KEY}` }, body: bodyExampleOf(document, creator.operation) })
+  if (answer.status !== 201) throw new Error(`set-up: ${creator.operationId} with its example answered ${answer.status}: ${JSON.stringify(answer.body)}`)
+  return answer.body.data.id
+}
+
+/**
+ * Each way of removing a price pin names its own example pair; the run pins only the create
+ * example's pair, so the set-up pins the others (at the create example's price).
+ */
+async function pinUnpinnedExamples(document, operations, port) {
+  const creator = operations.find((o) => o.method === 'post' && o.path === '/_sandbox/prices')
+  const { pair: createdPair, price } = bodyExampleOf(document, creator.operation)
+  for (const { path, method, operation } of operations) {
+    if (method !== 'delete' || !path.startsWith('/_sandbox/prices/')) continue
+    const pair = (operation.parameters ?? []).filter((p) => p.in === 'path').map((p) => p.example).join('/')
+    if (pair === createdPair) continue
+    const answer = await fetchJson(port, '/_sandbox/prices', { method: 'POST', body: { pair, price } })
+    if (answer.status !== 201) throw new Error(`set-up: pinning ${pair} answered ${answer.status}: ${JSON.stringify(answer.body)}`)
+  }
+}
+
+function bodyExampleOf(document, operation) {
+  const body = operation.requestBody.$ref ? resolve(document, operation.requestBody.$ref) : operation.requestBody
+  return body.content['application/json'].schema.example
 }
 
 function resolve(document, ref) {
@@ -123,7 +164,7 @@ function variableOf({ operationId, prop }) {
 }
 
 function portmanConfig(operations, plan) {
-  const sources = [...new Map([...plan.values()].map((source) => [variableOf(source), source])).values()]
+  const sources = [...new Map([...plan.values()].filter((source) => source.value === undefined).map((source) => [variableOf(source), source])).values()]
   const byOperation = new Map()
   for (const source of sources) byOperation.set(source.operationId, [...(byOperation.get(source.operationId) ?? []), source])
   // Deletes after everything else: of one resource first, then of a whole collection (which would leave nothing to delete one of).
@@ -146,7 +187,14 @@ function portmanConfig(operations, plan) {
       ],
     },
     assignVariables: [...byOperation].map(([openApiOperationId, list]) => ({ openApiOperationId, collectionVariables: list.map((source) => ({ responseBodyProp: source.prop, name: variableOf(source) })) })),
-    overwrites: [...plan].map(([openApiOperationId, source]) => ({ openApiOperationId, overwriteRequestPathVariables: [{ key: 'id', value: `{{${variableOf(source)}}}`, overwrite: true }] })),
+    overwrites: [
+      ...[...plan].map(([openApiOperationId, source]) => ({ openApiOperationId, overwriteRequestPathVariables: [{ key: 'id', value: source.value ?? `{{${variableOf(source)}}}`, overwrite: true }] })),
+      // A path example with a slash (a pair, ETH/USD) goes URL-encoded, as the document says; raw, it would reach another route.
+      ...operations.flatMap(({ operationId, operation }) => {
+        const slashed = (operation.parameters ?? []).filter((p) => p.in === 'path' && String(p.example).includes('/'))
+        return slashed.length === 0 ? [] : [{ openApiOperationId: operationId, overwriteRequestPathVariables: slashed.map((p) => ({ key: p.name, value: encodeURIComponent(p.example), overwrite: true })) }]
+      }),
+    ],
     globals: { collectionVariables: { bearerToken: DEFAULT_KEY, baseUrl }, orderOfOperations: order.map(({ method, path }) => `${method.toUpperCase()}::${path}`) },
   }
 }

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../src/config.js'
 import type { AnyRoute } from '../../src/http/route.js'
 import type { OpenApiDocument } from '../../src/openapi/document.js'
+import { EXAMPLE_IDS } from '../../src/schemas/path-params.js'
 import { DEFAULT_KEY, institutionalWallet, startTestSandbox, type TestSandbox } from '../helpers/start-test-sandbox.js'
 
 /**
@@ -29,6 +30,23 @@ const CREATORS: Record<string, Creator> = {
   payouts: async (sb, key) => post(sb, key, '/v1/payouts', { source_wallet: (await treasury(sb, key)).id, currency: 'USDC', items: [{ amount: '1.00', recipient: EVM }] }),
   webhooks: (sb, key) => post(sb, key, '/v1/webhooks', { url: 'http://127.0.0.1:9/alice' }),
   whitelisted_addresses: (sb, key) => post(sb, key, '/v1/whitelisted_addresses', { address: EVM, network: 'polygon', label: 'Alice exchange' }),
+  quotes: (sb, key) => post(sb, key, '/v1/quotes', { source_currency: 'USDC', destination_currency: 'ETH', source_amount: '100.00' }),
+  // A limit order far below the market, so that it stays open (a cancel probe could otherwise end it).
+  orders: async (sb, key) =>
+    post(sb, key, '/v1/orders', { pair: 'ETH/USDC', side: 'buy', type: 'limit', amount: '0.01', limit_price: '1000.00', base_wallet: (await institutionalWallet(sb, 'ethereum', 'ETH', key)).id, quote_wallet: (await treasury(sb, key)).id }),
+  settlements: async (sb, key) => post(sb, key, '/v1/settlements', { source_wallet: (await treasury(sb, key)).id, amount: '1.00', destination: { type: 'address', network: 'polygon', currency: 'USDC', address: EVM } }),
+}
+
+/**
+ * Bodies beside the document's example that carry ids the example does not: a quote behind an
+ * order or a settlement, a wallet as a settlement's destination. Every id in them is swept too.
+ */
+const MORE_BODIES: Record<string, object[]> = {
+  createOrder: [{ pair: 'ETH/USDC', side: 'buy', quote_id: EXAMPLE_IDS.quote, base_wallet: EXAMPLE_IDS.ethWallet, quote_wallet: EXAMPLE_IDS.wallet }],
+  createSettlement: [
+    { source_wallet: EXAMPLE_IDS.wallet, quote_id: EXAMPLE_IDS.quote, amount: '100.00', destination: { type: 'address', network: 'ethereum', currency: 'ETH', address: EVM } },
+    { source_wallet: EXAMPLE_IDS.wallet, amount: '1.00', destination: { type: 'wallet', wallet_id: EXAMPLE_IDS.emptyWallet } },
+  ],
 }
 
 /** The resource kind of a path parameter: the segment before it (`/v1/wallets/{id}/balance` → wallets). */
@@ -58,11 +76,15 @@ function probesOf(routes: readonly AnyRoute[], document: OpenApiDocument, idKind
       const kind = kindOf(route.path, param!)
       probes.push({ name: `${route.method.toUpperCase()} ${route.path} {${param}}`, kind, send: (sb, id) => call(sb, route.path.replace(`{${param}}`, encodeURIComponent(id)), example) })
     }
-    // Ids inside the body: every string of the example that is an id of a kind the sweep can make.
-    for (const { pointer, kind } of idsIn(example, idKinds)) {
-      const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => exampleOf(operation, name))
-      probes.push({ name: `${route.method.toUpperCase()} ${route.path} body ${pointer.join('.')}`, kind, send: (sb, id) => call(sb, path, withValue(example, pointer, id)) })
-    }
+    // Ids inside the body: every string of the example (or of MORE_BODIES) that is an id of a kind the sweep can make.
+    const bodies = [example, ...(MORE_BODIES[route.operationId] ?? [])]
+    bodies.forEach((body, index) => {
+      for (const { pointer, kind } of idsIn(body, idKinds)) {
+        const path = route.path.replace(/\{(\w+)\}/g, (_, name: string) => exampleOf(operation, name))
+        const which = index === 0 ? '' : ` (body ${index + 1})`
+        probes.push({ name: `${route.method.toUpperCase()} ${route.path} body ${pointer.join('.')}${which}`, kind, send: (sb, id) => call(sb, path, withValue(body, pointer, id)) })
+      }
+    })
   }
   return probes
 }
@@ -131,6 +153,6 @@ describe('the isolation sweep', () => {
     console.log(`isolation sweep: ${probes.length} probes (${new Set(probes.map((p) => p.kind)).size} resource kinds), ${leaks.length} leaks`)
     expect(leaks).toEqual([])
     // The sweep covers at least every id route there is today.
-    expect(probes.length).toBeGreaterThanOrEqual(12)
+    expect(probes.length).toBeGreaterThanOrEqual(25)
   })
 })

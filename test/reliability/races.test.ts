@@ -1,9 +1,11 @@
 import { afterEach, describe, expect, it } from 'vitest'
 import { findLedgerViolations } from '../../src/ledger/ledger-check.js'
+import { tradingWallets } from '../helpers/orders.js'
 import { race, tally, type RaceRequest } from '../helpers/race.js'
+import { units } from '../helpers/settlements.js'
 import { DEFAULT_KEY, startTestSandbox, type TestSandbox } from '../helpers/start-test-sandbox.js'
 
-/** Concurrent clients against one wallet and one Idempotency-Key (issue 16, races), through the race harness. */
+/** Concurrent clients against one wallet, one Idempotency-Key, one order and one settlement (issue 16, races), through the race harness. */
 
 const EXTERNAL = '0x52908400098527886E0F7030069857D2E4169EE7'
 const AUTH = { authorization: `Bearer ${DEFAULT_KEY}` }
@@ -108,5 +110,65 @@ describe('50 concurrent identical requests under one Idempotency-Key', () => {
     expect(answers.filter((a) => a.status === 201 && a.headers['idempotent-replayed'] === undefined)).toHaveLength(1)
     expect(await paymentsFrom(walletId)).toBe(1)
     expect(findLedgerViolations(account())).toEqual([])
+  })
+})
+
+describe('an order cancelled and filled by control at the same moment', () => {
+  it('ends one way only: one call wins, every other is 409 invalid_state_transition, and the books balance', async () => {
+    sb = await startTestSandbox()
+    const { eth, usdc } = await tradingWallets(sb, { USDC: '100.00' })
+    for (let round = 0; round < 5; round++) {
+      // Far below the market, so nothing but the control call fills it.
+      const order = (await sb.api.post('/v1/orders').set(sb.auth()).send({ pair: 'ETH/USDC', side: 'buy', type: 'limit', amount: '0.01', limit_price: '1000.00', base_wallet: eth, quote_wallet: usdc }).expect(201)).body.data
+      const before = { eth: await balanceOf(eth), usdc: await balanceOf(usdc) }
+      const cancel: RaceRequest = { method: 'POST', path: `/v1/orders/${order.id}/cancel`, headers: AUTH }
+      const fill: RaceRequest = { method: 'POST', path: `/_sandbox/orders/${order.id}/fill`, body: { price: '1000.00' } }
+
+      const answers = await race(sb.url, Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? cancel : fill)))
+
+      expect(tally(answers)).toEqual({ '200': 1, '409 invalid_state_transition': 19 })
+      const winner = answers.find((a) => a.status === 200)!.body.data
+      const final = (await sb.api.get(`/v1/orders/${order.id}`).set(sb.auth()).expect(200)).body.data
+      expect(final).toMatchObject({ status: winner.status, filled_amount: winner.filled_amount })
+      const after = { eth: await balanceOf(eth), usdc: await balanceOf(usdc) }
+      if (winner.status === 'cancelled') {
+        expect(after).toEqual({ eth: before.eth, usdc: { ...before.usdc, available_balance: before.usdc.total_balance, locked_balance: '0.00' } })
+      } else {
+        expect(winner).toMatchObject({ status: 'filled', filled_amount: '0.01', quote_amount: '10.00' })
+        expect(units(after.eth.total_balance, 18)).toBe(units(before.eth.total_balance, 18) + units('0.01', 18))
+        expect(units(after.usdc.total_balance, 6)).toBe(units(before.usdc.total_balance, 6) - units(winner.quote_amount, 6) - units(winner.fee, 6))
+        expect(after.usdc.locked_balance).toBe('0.00')
+      }
+      expect(findLedgerViolations(account())).toEqual([])
+    }
+  })
+})
+
+describe('a settlement advanced and failed by control at the same moment', () => {
+  it('ends one way only: one call wins, every other is 409 invalid_state_transition, and the source wallet is debited or whole', async () => {
+    sb = await startTestSandbox()
+    const walletId = await walletHolding('100.00')
+    for (let round = 0; round < 5; round++) {
+      // Same currency to an address: one transfer step, so one advance completes it and one fail ends it.
+      const settlement = (await sb.api.post('/v1/settlements').set(sb.auth()).send({ source_wallet: walletId, amount: '1.00', destination: { type: 'address', network: 'polygon', currency: 'USDC', address: EXTERNAL } }).expect(201)).body.data
+      expect(settlement.steps).toHaveLength(1)
+      const before = await balanceOf(walletId)
+      const advance: RaceRequest = { method: 'POST', path: `/_sandbox/settlements/${settlement.id}/advance` }
+      const fail: RaceRequest = { method: 'POST', path: `/_sandbox/settlements/${settlement.id}/fail`, body: {} }
+
+      const answers = await race(sb.url, Array.from({ length: 20 }, (_, i) => (i % 2 === 0 ? advance : fail)))
+
+      expect(tally(answers)).toEqual({ '200': 1, '409 invalid_state_transition': 19 })
+      const winner = answers.find((a) => a.status === 200)!.body.data
+      expect((await sb.api.get(`/v1/settlements/${settlement.id}`).set(sb.auth()).expect(200)).body.data.status).toBe(winner.status)
+      const after = await balanceOf(walletId)
+      expect(after.locked_balance).toBe('0.00')
+      if (winner.status === 'completed') expect(units(after.total_balance, 6)).toBe(units(before.total_balance, 6) - units(settlement.total_debit, 6))
+      else {
+        expect(winner.status).toBe('failed')
+        expect(after.total_balance).toBe(before.total_balance)
+      }
+      expect(findLedgerViolations(account())).toEqual([])
+    }
   })
 })

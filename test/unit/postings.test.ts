@@ -41,11 +41,12 @@ describe('the postings log', () => {
     expect([...log.balances().values()].reduce((a, b) => a + b)).toBe(0n)
   })
 
-  it('names ledger accounts: two per wallet, and external, trading and fees per network and currency', () => {
+  it('names ledger accounts: two per wallet, and one external, trading and fees account per network and currency', () => {
     expect(parseAccount('wal_8Hn2QeR5tYw9LmK3vB7xZc1D:locked')).toEqual({ kind: 'wallet', walletId: 'wal_8Hn2QeR5tYw9LmK3vB7xZc1D', bucket: 'locked' })
     expect(parseAccount('external:stellar:XLM')).toEqual({ kind: 'external', counterparty: 'external', network: 'stellar', currency: 'XLM' })
     expect(parseAccount('trading:ethereum:ETH')).toEqual({ kind: 'external', counterparty: 'trading', network: 'ethereum', currency: 'ETH' })
-    expect(parseAccount('fees:ethereum:USDC')).toEqual({ kind: 'external', counterparty: 'fees', network: 'ethereum', currency: 'USDC' })
+    expect(parseAccount('fees:polygon:USDC')).toEqual({ kind: 'external', counterparty: 'fees', network: 'polygon', currency: 'USDC' })
+    expect(parseAccount('market:polygon:USDC')).toBeUndefined()
     expect(parseAccount('wal_x:pending')).toBeUndefined()
     expect(parseAccount('treasury')).toBeUndefined()
   })
