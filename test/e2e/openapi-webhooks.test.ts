@@ -47,16 +47,6 @@ describe('webhook payloads', () => {
     await sb.api.post(`/_sandbox/orders/${await order({})}/reject`).send({}).expect(200)
     await order({ time_in_force: 'gtd', expires_at: '2026-01-01T00:00:01.000Z' })
     await sb.api.post('/_sandbox/clock/advance').send({ ms: 1000 }).expect(200)
-    // Settlements: one completed (created, processing, step_completed, completed), one failed before
-    // value left (failed), one failed after it (refunded 5 s later, on the manual clock).
-    const settlement = async (metadata: Record<string, string>) =>
-      (await sb.api.post('/v1/settlements').set(sb.auth()).send({ source_wallet: source, amount: '1.00', destination: { type: 'address', network: 'polygon', currency: 'USDC', address: EVM }, metadata }).expect(201)).body.data.id as string
-    const advance = (id: string) => sb.api.post(`/_sandbox/settlements/${id}/advance`).send({}).expect(200)
-    await advance(await settlement({}))
-    await sb.api.post(`/_sandbox/settlements/${await settlement({})}/fail`).send({}).expect(200)
-    await advance(await settlement({ sandbox_outcome: 'failed' }))
-    await sb.api.post('/_sandbox/clock/advance').send({ ms: 5000 }).expect(200)
-
     const settlement = async (destination: Record<string, unknown>) =>
       (await sb.api.post('/v1/settlements').set(sb.auth()).send({ source_wallet: source, amount: '5.00', destination }).expect(201)).body.data.id as string
     await sb.api.post(`/_sandbox/settlements/${await settlement({ type: 'address', network: 'polygon', currency: 'USDC', address: EVM })}/advance`).expect(200)
