@@ -1,6 +1,5 @@
 import { FacetIndex } from './facet-index.js'
 import type { PaymentRecord, PaymentStatus } from '../model/records.js'
-import { bucket, insertSorted, removeSorted } from './seq-lists.js'
 
 export interface PaymentFilter {
   status?: PaymentStatus

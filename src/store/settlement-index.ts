@@ -1,5 +1,5 @@
+import { FacetIndex } from './facet-index.js'
 import type { SettlementRecord, SettlementStatus } from '../model/records.js'
-import { bucket, insertSorted, removeSorted } from './seq-lists.js'
 
 export interface SettlementFilter {
   status?: SettlementStatus
@@ -7,22 +7,20 @@ export interface SettlementFilter {
 }
 
 /**
- * One account's settlements, in creation order, with an index per filter: the destination type
- * never changes (append-only lists), a status change moves a settlement between lists kept sorted
- * by `seq`. A page walks the smaller list and tests the other filter on each entry.
+ * One account's settlements, indexed for every combination of the list's filters like its payments
+ * and orders (facet-index.ts), so a filtered page costs the page. Only the status changes.
  */
 export class SettlementIndex {
   private readonly byId = new Map<string, SettlementRecord>()
-  private readonly all: SettlementRecord[] = []
-  private readonly byStatus = new Map<SettlementStatus, SettlementRecord[]>()
-  private readonly byType = new Map<string, SettlementRecord[]>()
+  private readonly facets = new FacetIndex<SettlementRecord>([{ key: (s) => s.destination.type }, { key: (s) => s.status }], (s) => s.seq)
 
   get size(): number {
-    return this.all.length
+    return this.facets.all.length
   }
 
   nextSeq(): number {
-    return this.all.length === 0 ? 1 : this.all[this.all.length - 1]!.seq + 1
+    const { all } = this.facets
+    return all.length === 0 ? 1 : all[all.length - 1]!.seq + 1
   }
 
   get(id: string): SettlementRecord | undefined {
@@ -30,7 +28,7 @@ export class SettlementIndex {
   }
 
   values(): readonly SettlementRecord[] {
-    return this.all
+    return this.facets.all
   }
 
   /** Adds a new settlement, or updates a stored one in place (references held by timers stay valid). */
@@ -38,41 +36,25 @@ export class SettlementIndex {
     const existing = this.byId.get(value.id)
     if (!existing) {
       this.byId.set(value.id, value)
-      this.all.push(value)
-      bucket(this.byType, value.destination.type).push(value)
-      insertSorted(bucket(this.byStatus, value.status), value)
+      this.facets.add(value)
       return
     }
-    const previous = existing.status
+    const previous = this.facets.keysOf(existing)
     if (existing !== value) Object.assign(existing, value)
-    if (previous === existing.status) return
-    removeSorted(bucket(this.byStatus, previous), existing)
-    insertSorted(bucket(this.byStatus, existing.status), existing)
+    this.facets.changed(existing, previous)
   }
 
   /** Settlements from a wallet, or to one, that are not final yet (a wallet with any cannot be closed). */
   hasOpen(walletId: string): boolean {
-    return this.all.some(
-      (s) => (s.status === 'pending' || s.status === 'processing') && (s.source_wallet === walletId || (s.destination.type === 'wallet' && s.destination.wallet_id === walletId)),
+    return OPEN.some((status) =>
+      this.list({ status }, 0, Infinity).items.some((s) => s.source_wallet === walletId || (s.destination.type === 'wallet' && s.destination.wallet_id === walletId)),
     )
   }
 
   /** Newest first. */
   list(filter: SettlementFilter, offset: number, limit: number): { items: SettlementRecord[]; total: number } {
-    const candidates: SettlementRecord[][] = []
-    if (filter.status) candidates.push(this.byStatus.get(filter.status) ?? [])
-    if (filter.destination_type) candidates.push(this.byType.get(filter.destination_type) ?? [])
-    if (candidates.length === 0) candidates.push(this.all)
-    candidates.sort((a, b) => a.length - b.length)
-    const smallest = candidates[0]!
-    const items: SettlementRecord[] = []
-    let total = 0
-    for (let i = smallest.length - 1; i >= 0; i--) {
-      const s = smallest[i]!
-      if ((filter.status && s.status !== filter.status) || (filter.destination_type && s.destination.type !== filter.destination_type)) continue
-      if (total >= offset && items.length < limit) items.push(s)
-      total++
-    }
-    return { items, total }
+    return this.facets.query([filter.destination_type, filter.status], offset, limit)
   }
 }
+
+const OPEN: readonly SettlementStatus[] = ['pending', 'processing']
