@@ -6,8 +6,10 @@
 // minimal express app, on this project's machines). The library entry (dist/public.js) stays plain
 // tsc output.
 import { execFileSync } from 'node:child_process'
-import { readdirSync, rmSync } from 'node:fs'
+import { isAscii } from 'node:buffer'
+import { readdirSync, readFileSync, rmSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
+import { en } from '@faker-js/faker'
 import { build } from 'esbuild'
 
 const dist = fileURLToPath(new URL('../dist/', import.meta.url))
@@ -63,6 +65,25 @@ const mimeTypesOnFirstUse = onFirstUse('mime-types', `{
   get _extensionConflicts() { return load()._extensionConflicts },
 }`)
 
+/**
+ * faker's English locale (names, streets, products, lorem, …) was a third of the bundle, built as it
+ * loads; the sandbox draws only person names from it (src/ledger/accounts.ts). The bundle's faker
+ * gets the locale's `person` section alone, so a seed gives the same names as with the whole
+ * locale (test/e2e/cli.test.ts compares them with the library's).
+ */
+const fakerPersonNamesOnly = {
+  name: 'faker-person-names-only',
+  setup(build) {
+    build.onResolve({ filter: /^@faker-js\/faker\/locale\/en$/ }, () => ({ path: 'faker-en-person', namespace: 'faker-person-names-only' }))
+    build.onLoad({ filter: /.*/, namespace: 'faker-person-names-only' }, () => ({
+      loader: 'js',
+      resolveDir: fileURLToPath(new URL('..', import.meta.url)),
+      contents: `import { Faker } from '@faker-js/faker'
+export const faker = new Faker({ locale: [${JSON.stringify({ metadata: en.metadata, person: en.person })}] })`,
+    }))
+  },
+}
+
 await build({
   stdin: { contents: "export { main } from './src/cli.ts'\n", resolveDir: '.', loader: 'ts', sourcefile: 'cli-entry.ts' },
   bundle: true,
@@ -70,7 +91,7 @@ await build({
   format: 'cjs',
   target: 'node20',
   outfile: bundleFile,
-  plugins: [bodyParserOnFirstUse, mimeTypesOnFirstUse],
+  plugins: [bodyParserOnFirstUse, mimeTypesOnFirstUse, fakerPersonNamesOnly],
   // Names are not minified, so stack traces in the logs stay readable.
   minifyWhitespace: true,
   minifySyntax: true,
@@ -80,6 +101,9 @@ await build({
   define: { 'import.meta.url': '__bundleUrl' },
   banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
 })
+
+// loadBundle() reads the bundle as latin1 when it is ASCII, which is what esbuild writes by default.
+if (!isAscii(readFileSync(bundleFile))) throw new Error('bundle-cli: the bundle is not ASCII')
 
 // The shipped code cache: start the CLI once through the bundle, as bin/wallet-sandbox.js does, and
 // write the cache once it listens (so it holds the start-up code, not only the top level).

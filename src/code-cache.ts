@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer'
 import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
@@ -31,8 +32,11 @@ export interface LoadedBundle {
  * else may write to, so that another user of a shared temp folder cannot plant one.
  */
 export function loadBundle(bundleFile: string, cacheDirs: string[]): LoadedBundle {
-  const source = readFileSync(bundleFile, 'utf8')
-  const cacheName = `${basename(bundleFile)}.${createHash('sha1').update(source).digest('hex').slice(0, 16)}.v8cache`
+  const bytes = readFileSync(bundleFile)
+  const cacheName = `${basename(bundleFile)}.${createHash('sha1').update(bytes).digest('hex').slice(0, 16)}.v8cache`
+  // Hashing the bytes and decoding ASCII as latin1 (the same characters) is about 10 ms faster than
+  // reading the file as UTF-8 and hashing the string; esbuild escapes every other character.
+  const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8')
   const cachedData = cacheDirs.filter(isTrusted).map((dir) => readIfPresent(join(dir, cacheName))).find((data) => data !== undefined)
 
   // The same wrapper Node puts around a CommonJS module, so the bundle sees what it would under require().

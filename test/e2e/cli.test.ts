@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { startTestSandbox } from '../helpers/start-test-sandbox.js'
 
 /** The real command line: `node bin/wallet-sandbox.js`, on port 0, as a user starts it. */
 
@@ -126,6 +127,25 @@ describe('start-up', () => {
     expect([page.status, page.headers.get('content-type')]).toEqual([200, 'text/html; charset=utf-8'])
     expect(await page.text()).toContain('/_sandbox/ui/app.js')
     expect((await fetch(`${proc.url}/_sandbox/ui/app.js`)).status).toBe(200)
+    expect(await stop(proc)).toBe('exit 0')
+  })
+
+  it('seeds the same wallets (names drawn by faker included) as the library does for the same seed', async () => {
+    // The bundle carries only the person names of faker's English locale (scripts/bundle-cli.mjs).
+    const walletsOf = async (url: string, key: string) =>
+      ((await (await fetch(`${url}/v1/wallets?limit=100`, { headers: { Authorization: `Bearer ${key}` } })).json()) as { data: Array<{ id: string; name: string; metadata: unknown }> }).data
+    const key = 'sk_test_names_in_the_bundle'
+    const proc = await start(['--seed', 'names'])
+    const library = await startTestSandbox({ seed: 'names' })
+    try {
+      for (const apiKey of [KEY, key]) {
+        const fromCli = await walletsOf(proc.url, apiKey)
+        expect(fromCli.filter((wallet) => wallet.name.includes('(')).length).toBeGreaterThan(0)
+        expect(fromCli.map(({ id, name, metadata }) => ({ id, name, metadata }))).toEqual((await walletsOf(library.url, apiKey)).map(({ id, name, metadata }) => ({ id, name, metadata })))
+      }
+    } finally {
+      await library.close()
+    }
     expect(await stop(proc)).toBe('exit 0')
   })
 
