@@ -3,7 +3,6 @@ import { ConfigError, ConfigSchema, envName, flagName, loadConfig, type Config, 
 import { FixturesError } from './fixtures.js'
 import { shownDefault } from './cli-defaults.js'
 import { describeFixtures } from './cli-fixtures.js'
-import { describeApi } from './cli-openapi.js'
 import { createRequestLog, resolveLogFormat } from './http/middleware/request-log.js'
 import { describeListenError } from './listen-error.js'
 import { createLogger } from './logger.js'
@@ -77,7 +76,7 @@ export function buildProgram(run: (config: Config) => Promise<void>): Command {
     .command('openapi')
     .description('print the OpenAPI 3.1 document of the API as JSON (the one GET /v1/openapi.json serves)')
     .action(async () => {
-      process.stdout.write(`${JSON.stringify(await describeApi(), null, 2)}\n`)
+      process.stdout.write(`${JSON.stringify(await (await import('./cli-openapi.js')).describeApi(), null, 2)}\n`)
     })
   return program
 }

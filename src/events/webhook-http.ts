@@ -1,5 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http'
-import { Agent as HttpsAgent, request as httpsRequest } from 'node:https'
+import type * as Https from 'node:https'
+import { createRequire } from 'node:module'
 import { monotonicMs } from '../clock.js'
 
 /** What one webhook attempt came to. Never an exception: every failure is described here. */
@@ -28,7 +29,8 @@ export interface WebhookTransport {
  * so a receiver that accepts the connection and never answers still ends the attempt in time.
  */
 export function createWebhookTransport(): WebhookTransport {
-  const agents = { http: new HttpAgent({ keepAlive: true }), https: new HttpsAgent({ keepAlive: true }) }
+  const http: Client = { request: httpRequest, agent: new HttpAgent({ keepAlive: true }) }
+  let https: Client | undefined
   const inFlight = new Set<() => void>()
 
   function post(input: { url: string; headers: Record<string, string>; body: string; timeoutMs: number }): Promise<AttemptOutcome> {
@@ -59,7 +61,8 @@ export function createWebhookTransport(): WebhookTransport {
       const secure = url.protocol === 'https:'
       const headers = { ...input.headers, 'content-length': String(Buffer.byteLength(input.body)) }
       try {
-        const req = (secure ? httpsRequest : httpRequest)(url, { method: 'POST', headers, agent: secure ? agents.https : agents.http })
+        const { request, agent } = secure ? (https ??= httpsClient()) : http
+        const req = request(url, { method: 'POST', headers, agent })
         abort = () => req.destroy()
         inFlight.add(abort)
         req.on('response', (res) => {
@@ -81,10 +84,24 @@ export function createWebhookTransport(): WebhookTransport {
     post,
     close() {
       for (const abort of [...inFlight]) abort()
-      agents.http.destroy()
-      agents.https.destroy()
+      http.agent.destroy()
+      https?.agent.destroy()
     },
   }
+}
+
+interface Client {
+  request: typeof httpRequest
+  agent: HttpAgent
+}
+
+/**
+ * node:https is loaded for the first https receiver: it brings TLS with it, about 5 ms of a cold
+ * start that receivers on http (the usual local test server) never need.
+ */
+function httpsClient(): Client {
+  const https = createRequire(import.meta.url)('node:https') as typeof Https
+  return { request: https.request, agent: new https.Agent({ keepAlive: true }) }
 }
 
 /** Reads up to MAX_READ_BYTES of the answer, then lets the rest go. Resolves even if the stream breaks. */

@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import { buildOpenApiDocument, type OpenApiDocument } from '../../openapi/document.js'
+import type { OpenApiDocument } from '../../openapi/document.js'
 import { VERSION } from '../../version.js'
 import { defineRoute, type AnyRoute } from '../../http/route.js'
 
@@ -14,12 +14,14 @@ const OpenApiDocumentSchema = z
 /**
  * `GET /v1/openapi.json`: the document of every route in `routes` (this one included), built on the
  * first request and kept. Pass the sandbox's own route list; it is read when the document is built.
+ * The builder and the event schemas only it uses are imported then too: building those schemas at
+ * load was a noticeable part of a cold start.
  */
 export function openApiRoute(routes: readonly AnyRoute[]): AnyRoute {
-  let document: OpenApiDocument | undefined
+  let document: Promise<OpenApiDocument> | undefined
   return defineRoute({
     method: 'get', path: '/v1/openapi.json', operationId: 'getOpenApiDocument', summary: 'This OpenAPI 3.1 document', tag: 'OpenAPI', auth: 'none',
     status: 200, response: OpenApiDocumentSchema, raw: true,
-    handler: () => (document ??= buildOpenApiDocument(routes, { version: VERSION })),
+    handler: () => (document ??= import('../../openapi/document.js').then(({ buildOpenApiDocument }) => buildOpenApiDocument(routes, { version: VERSION }))),
   })
 }
