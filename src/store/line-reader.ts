@@ -15,22 +15,34 @@ const NEWLINE = 0x0a
 /**
  * The lines of a file, read in chunks: the file's text is never held whole, so a snapshot of a
  * million records loads in constant memory besides the records themselves. Lines come in batches,
- * one per chunk read (about 1 MB): a million lines cost a thousand awaits, not a million.
+ * one per chunk read (`chunkBytes`, 1 MB): a million lines cost a thousand awaits, not a million.
+ *
+ * Only a line that spans two chunks is copied to join it; joining each chunk to the rest of the
+ * previous one copied the whole file once more, a tenth of the load of a million records.
  */
-export async function* readLines(path: string, start = 0): AsyncGenerator<Line[]> {
+export async function* readLines(path: string, start = 0, chunkBytes = 1 << 20): AsyncGenerator<Line[]> {
   let carry: Buffer | undefined
   let offset = start
   let number = 0
-  for await (const chunk of createReadStream(path, { start, highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
-    const buffer = carry ? Buffer.concat([carry, chunk]) : chunk
+  for await (const chunk of createReadStream(path, { start, highWaterMark: chunkBytes }) as AsyncIterable<Buffer>) {
     const lines: Line[] = []
     let from = 0
-    for (let end = buffer.indexOf(NEWLINE, from); end !== -1; end = buffer.indexOf(NEWLINE, from)) {
-      lines.push({ text: buffer.toString('utf8', from, end), number: ++number, offset, terminated: true })
+    let end = chunk.indexOf(NEWLINE)
+    if (carry && end !== -1) {
+      // The line the last chunk left unfinished: the only bytes copied.
+      const whole = Buffer.concat([carry, chunk.subarray(0, end)])
+      lines.push({ text: whole.toString('utf8'), number: ++number, offset, terminated: true })
+      offset += whole.length + 1
+      from = end + 1
+      carry = undefined
+      end = chunk.indexOf(NEWLINE, from)
+    }
+    for (; end !== -1; end = chunk.indexOf(NEWLINE, from)) {
+      lines.push({ text: chunk.toString('utf8', from, end), number: ++number, offset, terminated: true })
       offset += end + 1 - from
       from = end + 1
     }
-    carry = from < buffer.length ? buffer.subarray(from) : undefined
+    if (from < chunk.length) carry = carry ? Buffer.concat([carry, chunk]) : chunk.subarray(from)
     if (lines.length > 0) yield lines
   }
   if (carry && carry.length > 0) yield [{ text: carry.toString('utf8'), number: ++number, offset, terminated: false }]
