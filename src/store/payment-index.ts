@@ -43,6 +43,19 @@ export class PaymentIndex {
     this.facets.add(payment)
   }
 
+  /**
+   * Adds a payment without looking for its id first (loading a snapshot: a lookup per payment in a
+   * map of a million was a fifth of it). False when the id was already here: the index is then
+   * broken (the id maps to the new record, the lists hold the old one), so the caller must throw
+   * this index away, as a load that refuses the file does.
+   */
+  addNew(payment: PaymentRecord): boolean {
+    const size = this.byId.size
+    if (this.byId.set(payment.id, payment).size === size) return false
+    this.facets.add(payment)
+    return true
+  }
+
   /** Call after changing `payment.status` from `previous` (the only field of a payment a list filters by that changes). */
   statusChanged(payment: PaymentRecord, previous: PaymentStatus): void {
     if (previous === payment.status) return

@@ -120,6 +120,13 @@ export function createState() {
     logs,
     /** One change of a snapshot being loaded (a million of them: no allocation beyond the change). */
     load(change: Change): void {
+      // A snapshot holds each payment once; one that is there twice is refused (and the load with it).
+      if (change.op === 'put' && change.kind === 'payment' && change.account !== undefined) {
+        const account = accounts.get(change.account)
+        if (!account) throw new ChangeError(`no account '${change.account}'`)
+        if (!account.payments.addNew(change.value as PaymentRecord)) throw new ChangeError(`payment '${change.id}' is in the snapshot twice`)
+        return
+      }
       if (change.op === 'replace' || checkOne(change, NONE, change.op === 'append' ? new Map() : NO_LENGTHS, true)) applyOne(change)
     },
     apply(changes: ChangeSet, replaying = false): void {

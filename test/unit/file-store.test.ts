@@ -193,6 +193,20 @@ describe('the data file', () => {
     await expect(openFile()).rejects.toThrow(new RegExp(`Data file ${file} is damaged at line ${index + 1} \\(byte offset \\d+\\): status: Invalid option`))
   })
 
+  it('refuses a snapshot that holds one payment twice, naming the line of the second', async () => {
+    const store = await seeded(2)
+    await store.compact()
+    await closeAll()
+    const lines = readFileSync(file, 'utf8').split('\n')
+    const index = lines.findIndex((line) => line.includes('"put":"payment"'))
+    const end = lines.findIndex((line) => line.startsWith('{"end"'))
+    lines.splice(end, 1, lines[index]!, lines[end]!.replace(/"records":(\d+)/, (_, n) => `"records":${Number(n) + 1}`))
+    writeFileSync(file, lines.join('\n'))
+    const before = readFileSync(file)
+    await expect(openFile()).rejects.toThrow(new RegExp(`Data file ${file} is damaged at line ${end + 1} \\(byte offset \\d+\\): payment '[^']+' is in the snapshot twice`))
+    expect(readFileSync(file)).toEqual(before)
+  })
+
   it('refuses a snapshot cut short (no last line)', async () => {
     const store = await seeded(2)
     await store.compact()
