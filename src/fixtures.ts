@@ -62,7 +62,7 @@ const SettlementMagicFixtureSchema = z.array(
 
 const ScreeningFixtureSchema = z.array(z.object({ network: z.enum(NETWORKS), address: z.string(), reason: z.string() }))
 
-/** The fixture files `loadFixtures` reads, with their schemas (prices.json belongs to src/market/prices.ts). */
+/** The fixture files `loadFixtures` reads, with their schemas (prices.json belongs to src/market/price-fixture.ts). */
 export const FIXTURE_SCHEMAS = {
   'accounts.json': AccountsFixtureSchema,
   'networks.json': NetworksFixtureSchema,

@@ -1,4 +1,4 @@
-import type { PriceFixture } from './prices.js'
+import type { PriceFixture } from './price-fixture.js'
 
 /**
  * The trading pairs (CONTRACT.md section 15): the price-feed pairs whose two legs are both wallet

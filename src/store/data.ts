@@ -7,7 +7,7 @@ import { SettlementIndex } from './settlement-index.js'
 import { postingsFromData, postingsToData } from './postings-data.js'
 import type { AccountState } from './account-state.js'
 
-/** The store's state to and from the data file's form; the form and its checks are `schemas/data-file.ts`. */
+/** The store's state to and from the data file's form; the form is `schemas/data-file.ts`, its checks beyond the schema `schemas/data-file-consistency.ts`. */
 
 type WalletData = AccountData['wallets'][number]
 type PaymentData = AccountData['payments'][number]

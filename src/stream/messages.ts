@@ -3,7 +3,7 @@ import { ApiError, echo, type ErrorCode } from '../errors.js'
 import type { OrderNotification, WalletNotification } from '../model/events.js'
 import { parseOrThrow } from '../schemas/validate.js'
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../schemas/json-depth.js'
-import type { Quote } from '../market/prices.js'
+import type { Quote } from '../market/pair-quotes.js'
 
 /**
  * The stream's wire format (CONTRACT.md sections 11 and 13): what a client may send, and the

@@ -2,7 +2,9 @@ import fc from 'fast-check'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { convertAmount, destinationUnitsFor, divideDecimal, feeUnits, sidedPrice, sourceUnitsFor, type SidedPrice } from '../../src/market/conversion.js'
-import { createPriceModel, readPriceFixture, type PinnedLeg } from '../../src/market/prices.js'
+import type { PinnedLeg } from '../../src/market/pair-quotes.js'
+import { readPriceFixture } from '../../src/market/price-fixture.js'
+import { createPriceModel } from '../../src/market/prices.js'
 
 const fixture = readPriceFixture(join(import.meta.dirname, '../../fixtures'))
 const START = Date.parse('2026-01-01T00:00:00.000Z')

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { FIXTURE_SCHEMAS, FixturesError, loadFixtures, SHIPPED_FIXTURES_DIR } from '../../src/fixtures.js'
-import { PriceFixtureSchema } from '../../src/market/prices.js'
+import { PriceFixtureSchema } from '../../src/market/price-fixture.js'
 
 const schemas = { ...FIXTURE_SCHEMAS, 'prices.json': PriceFixtureSchema }
 const shipped = (name: string): unknown => JSON.parse(readFileSync(join(SHIPPED_FIXTURES_DIR, name), 'utf8'))

@@ -5,7 +5,9 @@ import { performance } from 'node:perf_hooks'
 import { afterAll, describe, expect, it } from 'vitest'
 import { CURRENCIES } from '../../src/model/networks.js'
 import { FixturesError } from '../../src/fixtures.js'
-import { createPriceModel, loadPriceModel, type PriceFixture, type Quote, readPriceFixture } from '../../src/market/prices.js'
+import type { Quote } from '../../src/market/pair-quotes.js'
+import { readPriceFixture, type PriceFixture } from '../../src/market/price-fixture.js'
+import { createPriceModel, loadPriceModel } from '../../src/market/prices.js'
 
 const FIXTURES = join(import.meta.dirname, '../../fixtures')
 const fixture = readPriceFixture(FIXTURES)
