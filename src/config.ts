@@ -149,7 +149,8 @@ export function loadConfig(sources: { flags?: Partial<Record<ConfigKey, unknown>
     const fromFlag = sources.flags?.[key]
     if (fromFlag !== undefined) merged[key] = fromFlag
   }
-  const parsed = ConfigSchema.safeParse(merged)
+  // Parsed once per process: zod's compiled fast path (new Function) would cost more than it saves.
+  const parsed = ConfigSchema.safeParse(merged, { jitless: true })
   if (!parsed.success) {
     const lines = parsed.error.issues.map((issue) => `  ${names.name(String(issue.path[0] ?? ''))}: ${issue.message}`)
     throw new ConfigError(`${names.title}:\n${lines.join('\n')}`)
