@@ -9,7 +9,7 @@ import { renderError, send } from './respond.js'
 import { createRouteIndex } from './route-index.js'
 import { toExpressPath, type AnyRoute } from './route.js'
 
-/** Builds the express app: the dashboard's files, one handler per route object (found through the route index), then 405 per known path, then 404. */
+/** Builds the express app: the dashboard's files, one handler per route object (found through the route index), then 405 for a known path, then 404. */
 export function createApp(deps: AppDeps, http: HttpServices, routes: AnyRoute[], extra: (app: Express) => void = () => {}): Express {
   const app = express()
   app.disable('x-powered-by')

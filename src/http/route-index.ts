@@ -16,10 +16,10 @@ interface Entry {
 
 /**
  * A shortcut in front of express's router for the route objects. Express tries its layers one by
- * one (about a hundred here: the dashboard, every route, a 405 handler per path), with its
- * bookkeeping around each; this tries only the routes of the request's method whose literal prefix
- * fits, with the matcher express built for that same layer, in the same order. So it picks the route
- * express would pick, and anything it does not match (HEAD, OPTIONS, 405, 404) goes on to express.
+ * one (the dashboard, then every route: about eighty), with its bookkeeping around each; this tries
+ * only the routes of the request's method whose literal prefix fits, with the matcher express built
+ * for that same layer, in the same order. So it picks the route express would pick, and anything it
+ * does not match (HEAD, OPTIONS, 405, 404) goes on to express.
  */
 export function createRouteIndex(app: Express) {
   const byMethod = new Map<string, Entry[]>()
