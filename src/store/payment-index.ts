@@ -44,10 +44,10 @@ export class PaymentIndex {
   }
 
   /**
-   * Adds a payment without looking for its id first (loading a snapshot: a lookup per payment in a
-   * map of a million was a fifth of it). False when the id was already here: the index is then
-   * broken (the id maps to the new record, the lists hold the old one), so the caller must throw
-   * this index away, as a load that refuses the file does.
+   * Adds a payment without looking for its id first (loading a snapshot: a lookup before each add,
+   * in a map growing to a million, was a large part of it). False when the id was already here:
+   * the index is then broken (the id maps to the new record, the lists hold the old one), so the
+   * caller must throw this index away, as a load that refuses the file does.
    */
   addNew(payment: PaymentRecord): boolean {
     const size = this.byId.size
