@@ -70,15 +70,23 @@ export function buildProgram(run: (config: Config) => Promise<void>): Command {
     .argument('[api-keys...]', 'sk_test_ keys whose accounts to print as well')
     .action(async (apiKeys: string[], _options: unknown, command: Command) => {
       const config = loadConfig({ flags: command.optsWithGlobals(), env: process.env })
-      process.stdout.write(`${JSON.stringify(await describeFixtures(config, apiKeys), null, 2)}\n`)
+      printJson(await describeFixtures(config, apiKeys))
     })
   program
     .command('openapi')
     .description('print the OpenAPI 3.1 document of the API as JSON (the one GET /v1/openapi.json serves)')
     .action(async () => {
-      process.stdout.write(`${JSON.stringify(await (await import('./cli-openapi.js')).describeApi(), null, 2)}\n`)
+      printJson(await (await import('./cli-openapi.js')).describeApi())
     })
   return program
+}
+
+/** What the `fixtures` and `openapi` commands print. A reader that stops early (`| head`) is not an error. */
+function printJson(value: unknown): void {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE') throw error
+  })
+  process.stdout.write(`${JSON.stringify(value, null, 2)}\n`)
 }
 
 export async function main(argv = process.argv): Promise<void> {

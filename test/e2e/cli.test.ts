@@ -192,6 +192,27 @@ describe('start-up', () => {
   })
 })
 
+describe('commands that print a document', () => {
+  it('openapi prints the document GET /v1/openapi.json serves (built on demand, as the server builds it)', async () => {
+    const proc = launch(['openapi'])
+    const { code } = await proc.exited
+    expect([code, proc.stderr()]).toEqual([0, ''])
+    const printed = JSON.parse(proc.stdout()) as { openapi: string; paths: Record<string, unknown> }
+    const server = await start([])
+    const served = (await (await fetch(`${server.url}/v1/openapi.json`)).json()) as typeof printed
+    expect(await stop(server)).toBe('exit 0')
+    expect(printed.openapi).toBe('3.1.0')
+    expect(Object.keys(printed.paths)).toEqual(Object.keys(served.paths))
+  })
+
+  it('a reader that stops early (`| head`) ends the command quietly, exit code 0', async () => {
+    const proc = launch(['openapi'])
+    proc.child.stdout!.once('data', () => proc.child.stdout!.destroy())
+    const { code } = await proc.exited
+    expect([code, proc.stderr()]).toEqual([0, ''])
+  })
+})
+
 describe('--data-file', () => {
   it('keeps every wallet, payment, balance and idempotency key across a SIGTERM and a restart', async () => {
     const file = join(tempDir, 'round-trip.json')
