@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { Express } from 'express'
+import type { Express, RequestHandler } from 'express'
 import { createClock, wallClockMs, type Clock } from './clock.js'
 import type { Config } from './config.js'
 import { accountControlRoutes } from './api/sandbox/accounts.js'
@@ -87,8 +87,8 @@ export interface Sandbox {
 }
 
 export interface SandboxOptions {
-  /** Adds middleware ahead of the routes (the test suite records every answer with it). */
-  beforeRoutes?: (app: Express) => void
+  /** Middleware ahead of the routes, for every request (the test suite records every answer with it). */
+  beforeRoutes?: RequestHandler[]
   logger?: Logger
   /** Called once per answered request (the CLI passes `createRequestLog`); skipped with `quiet`. */
   requestLog?: HttpServices['onResponse']
@@ -165,14 +165,14 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
     ...controlRoutes, ...accountControlRoutes, ...faultControlRoutes, ...snapshotRoutes, ...webhookControlRoutes(webhooks), ...priceControlRoutes(prices), ...orderControlRoutes, ...settlementControlRoutes,
   ]
   routes.push(openApiRoute(routes))
-  const app = createApp(deps, http, routes, options.beforeRoutes)
+  const { app, listener } = createApp(deps, http, routes, options.beforeRoutes)
 
   let server: Server | undefined
   let stopGuard = () => {}
   return {
     config, app, clock, store, bus, accounts, services, fixtures, control, webhooks, routes, stream, prices, pairs,
     listen() {
-      server = createServer(serverOptions(config), app)
+      server = createServer(serverOptions(config), listener)
       stopGuard = guardUnreadAnswers(server, config)
       answerClientErrors(server, () => `req_${http.requestIds.base62(24)}`)
       server.on('upgrade', stream.handleUpgrade)

@@ -1,4 +1,6 @@
-import express, { type Express, type NextFunction, type Request, type Response } from 'express'
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { parse as parseQuery } from 'node:querystring'
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express'
 import { mountDashboard } from '../dashboard.js'
 import { ApiError } from '../errors.js'
 import type { AppDeps } from './context.js'
@@ -6,35 +8,34 @@ import { holdAnswersUntilDurable } from './middleware/durable-answers.js'
 import { createRouteHandler } from './pipeline.js'
 import type { HttpServices } from './services.js'
 import { renderError, send } from './respond.js'
-import { createRouteIndex } from './route-index.js'
+import { createRouteIndex, type FoundRoute } from './route-index.js'
 import { toExpressPath, type AnyRoute } from './route.js'
 
-/** Builds the express app: the dashboard's files, one handler per route object (found through the route index), then 405 for a known path, then 404. */
-export function createApp(deps: AppDeps, http: HttpServices, routes: AnyRoute[], extra: (app: Express) => void = () => {}): Express {
+export interface HttpApp {
+  /** The express app: the dashboard, HEAD and OPTIONS, 405 and 404, and every route as well. */
+  app: Express
+  /** The server's request listener: a request for a route object goes straight to it, anything else to `app`. */
+  listener: (req: IncomingMessage, res: ServerResponse) => void
+}
+
+/**
+ * Builds the express app (the dashboard's files, one handler per route object found through the
+ * route index, then 405 for a known path, then 404) and the listener in front of it. `front` runs
+ * ahead of every request in both: the durable-answer hold, the pipelining limit, the request id and
+ * journal, then any middleware the caller adds (the test suite's response recorder).
+ */
+export function createApp(deps: AppDeps, http: HttpServices, routes: AnyRoute[], extra: RequestHandler[] = []): HttpApp {
   const app = express()
   app.disable('x-powered-by')
   app.disable('etag')
   app.set('query parser', 'simple')
-  if (deps.config.dataFile && deps.config.durability === 'strict') app.use(holdAnswersUntilDurable(() => deps.store.durable()))
-
-  app.use(limitPipelining)
-  app.use((req, res, next) => {
-    const requestId = `req_${http.requestIds.base62(24)}`
-    res.locals.requestId = requestId
-    res.setHeader('X-Request-Id', requestId)
-    const started = performance.now()
-    // X-Request-Id as sent: an idempotent replay carries the first request's id.
-    const done = () => ({ requestId: res.getHeader('X-Request-Id') as string, durationMs: performance.now() - started })
-    if (http.onResponse) res.on('finish', () => http.onResponse!(req, res, done()))
-    // 'close' also comes for requests that never got an answer (dropped, held, abandoned by the client).
-    if (http.journal) {
-      const at = deps.clock.nowIso()
-      res.on('close', () => http.journal!.record(req, res, { ...done(), at }))
-    }
-    next()
-  })
-
-  extra(app)
+  const front: RequestHandler[] = [
+    ...(deps.config.dataFile && deps.config.durability === 'strict' ? [holdAnswersUntilDurable(() => deps.store.durable())] : []),
+    limitPipelining,
+    identifyAndJournal(deps, http),
+    ...extra,
+  ]
+  app.use(front)
   // Static files, not route objects: they are not part of the API, so not of its OpenAPI document.
   mountDashboard(app)
 
@@ -62,7 +63,7 @@ export function createApp(deps: AppDeps, http: HttpServices, routes: AnyRoute[],
     if (known) throw known.error()
     throw new ApiError('route_not_found', `No route ${req.method} ${req.path}. The API lives under /v1 (see GET /v1/openapi.json) and the sandbox controls under /_sandbox.`)
   })
-  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+  const answerError = (error: unknown, req: Request, res: Response) => {
     // The router decodes path parameters before any handler runs; bad percent-encoding is the client's mistake.
     // A known path with the wrong method is 405 before any parameter is looked at (CONTRACT.md section 13), even one express cannot decode.
     if (error instanceof URIError) {
@@ -71,8 +72,78 @@ export function createApp(deps: AppDeps, http: HttpServices, routes: AnyRoute[],
       error = wrongMethod ? known[0]!.error() : new ApiError('parameter_invalid', 'The URL path is not valid percent-encoding; encode reserved characters as %XX with two hex digits.')
     }
     send(res, renderError(error, res.locals.requestId ?? 'req_unknown', http.logError))
-  })
-  return app
+  }
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => answerError(error, req, res))
+
+  /**
+   * Express's handling around each request (its router's walk of the layers, and the prototypes it
+   * swaps onto every request and response, which leave node's own code megamorphic) was more than
+   * half of the sandbox's CPU for a `POST /v1/payments`. A request for a route object therefore goes
+   * straight to its handler, through `front` and with the few request fields the pipeline reads
+   * (`path`, `params`, `query` as express's simple parser makes it, `originalUrl`, `res.locals`).
+   * Everything else goes to express, as does a path whose parameters cannot be decoded, so that
+   * express answers it as before.
+   */
+  function listener(req: IncomingMessage, res: ServerResponse): void {
+    const url = req.url ?? ''
+    // As express reads a URL (parseurl): the path ends at '?' or '#', the query at '#'.
+    const hashAt = url.indexOf('#')
+    const target = hashAt === -1 ? url : url.slice(0, hashAt)
+    const queryAt = target.indexOf('?')
+    const path = queryAt === -1 ? target : target.slice(0, queryAt)
+    let found: FoundRoute | undefined
+    try {
+      found = path.startsWith('/') ? index.find(req.method ?? '', path) : undefined
+    } catch {
+      found = undefined
+    }
+    if (!found) return void app(req, res)
+    const { handler, params } = found
+    const request = Object.assign(req, { path, params, query: queryAt === -1 ? {} : parseQuery(target.slice(queryAt + 1)), originalUrl: url }) as unknown as Request
+    const response = Object.assign(res, { locals: Object.create(null) as Record<string, unknown> }) as unknown as Response
+    const fail = (error: unknown) => answerError(error, request, response)
+    runMiddleware(front, request, response, (error) => {
+      if (error !== undefined) return fail(error)
+      Promise.resolve(handler(request, response, fail)).catch(fail)
+    })
+  }
+
+  return { app, listener }
+}
+
+/** Gives each request its id (the X-Request-Id header), and logs and journals it once answered. */
+function identifyAndJournal(deps: AppDeps, http: HttpServices): RequestHandler {
+  return (req, res, next) => {
+    const requestId = `req_${http.requestIds.base62(24)}`
+    res.locals.requestId = requestId
+    res.setHeader('X-Request-Id', requestId)
+    const started = performance.now()
+    // X-Request-Id as sent: an idempotent replay carries the first request's id.
+    const done = () => ({ requestId: res.getHeader('X-Request-Id') as string, durationMs: performance.now() - started })
+    if (http.onResponse) res.on('finish', () => http.onResponse!(req, res, done()))
+    // 'close' also comes for requests that never got an answer (dropped, held, abandoned by the client).
+    if (http.journal) {
+      const at = deps.clock.nowIso()
+      res.on('close', () => http.journal!.record(req, res, { ...done(), at }))
+    }
+    next()
+  }
+}
+
+/** Runs middleware in order, as express would: each calls `next()` to go on, `next(error)` to stop with an error, or neither to end the request itself. */
+function runMiddleware(middleware: readonly RequestHandler[], req: Request, res: Response, done: (error?: unknown) => void): void {
+  let position = 0
+  const next = (error?: unknown) => {
+    if (error !== undefined && error !== null) return done(error)
+    const handler = middleware[position++]
+    if (!handler) return done()
+    try {
+      handler(req, res, next)
+    } catch (thrown) {
+      done(thrown)
+    }
+  }
+  next()
 }
 
 /**

@@ -21,8 +21,32 @@ interface Entry {
  * for that same layer, in the same order. So it picks the route express would pick, and anything it
  * does not match (HEAD, OPTIONS, 405, 404) goes on to express.
  */
+export type RouteIndex = ReturnType<typeof createRouteIndex>
+
+/** What the index finds for a request: the route's handler and its decoded path parameters. */
+export interface FoundRoute {
+  handler: RequestHandler
+  params: Record<string, string>
+}
+
 export function createRouteIndex(app: Express) {
   const byMethod = new Map<string, Entry[]>()
+
+  /**
+   * The route object for a method and path, as express would pick it; undefined when none fits.
+   * Throws a URIError when a parameter is not valid percent-encoding, as express's matcher does.
+   */
+  function find(method: string, path: string): FoundRoute | undefined {
+    const entries = byMethod.get(method)
+    if (!entries) return undefined
+    const lower = path.toLowerCase()
+    for (const entry of entries) {
+      if (!lower.startsWith(entry.prefix)) continue
+      const matched = entry.layer.match(path)
+      if (matched) return { handler: entry.handler, params: matched.params }
+    }
+    return undefined
+  }
 
   return {
     /** Registers the route with express (still the fallback) and in the index. */
@@ -34,25 +58,18 @@ export function createRouteIndex(app: Express) {
       byMethod.set(key, [...(byMethod.get(key) ?? []), entry])
     },
 
+    find,
+
     middleware(req: Request, res: Response, next: NextFunction): void {
-      const entries = byMethod.get(req.method)
-      if (!entries) return next()
-      const path = req.path
-      const lower = path.toLowerCase()
-      for (const entry of entries) {
-        if (!lower.startsWith(entry.prefix)) continue
-        let matched: ReturnType<RouterLayer['match']>
-        try {
-          matched = entry.layer.match(path)
-        } catch (error) {
-          return next(error) // bad percent-encoding in a parameter, as express reports it
-        }
-        if (!matched) continue
-        req.params = matched.params
-        Promise.resolve(entry.handler(req, res, next)).catch(next)
-        return
+      let found: FoundRoute | undefined
+      try {
+        found = find(req.method, req.path)
+      } catch (error) {
+        return next(error) // bad percent-encoding in a parameter, as express reports it
       }
-      next()
+      if (!found) return next()
+      req.params = found.params
+      Promise.resolve(found.handler(req, res, next)).catch(next)
     },
   }
 }

@@ -28,7 +28,7 @@ export async function startTestSandbox(overrides: Partial<ConfigInput> = {}, opt
   })
   // Every /v1 answer the test receives is checked against the OpenAPI document when the sandbox closes.
   const recorder = new ResponseRecorder(config.envelope)
-  const sandbox = await createSandbox(config, { ...options, logger: silentLogger, beforeRoutes: (app) => app.use(recorder.middleware) })
+  const sandbox = await createSandbox(config, { ...options, logger: silentLogger, beforeRoutes: [recorder.middleware] })
   const { url } = await sandbox.listen()
   return {
     sandbox,
