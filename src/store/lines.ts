@@ -3,6 +3,7 @@ import type { RngState } from '../rng.js'
 import { POSTINGS_LOG, type Change, type ChangeSet, type RecordKind } from './changes.js'
 import { decodeRecord, encodeRecord, RECORD_KINDS } from './codec.js'
 import { DataSchema, TransactionDataSchema } from '../schemas/data-file.js'
+import { CAUSES } from '../model/postings.js'
 
 /**
  * The two line formats of the data file. A journal line is one change set:
@@ -41,8 +42,28 @@ export function encodeChange(change: Change): ChangeLine | undefined {
   }
 }
 
-/** A posting read back is checked like one in a data file: a damaged line is refused with its position. */
-const decodeLogEntry = (log: string, value: unknown): unknown => (log === POSTINGS_LOG ? TransactionDataSchema.parse(value) : value)
+/**
+ * A posting read back is checked like one in a data file: a damaged line is refused with its
+ * position. There is one per payment and more, so a plain check comes first and zod runs only when
+ * it fails, to name the problem.
+ */
+const decodeLogEntry = (log: string, value: unknown): unknown => (log !== POSTINGS_LOG || isTransactionData(value) ? value : TransactionDataSchema.parse(value))
+
+const CAUSE_SET: ReadonlySet<unknown> = new Set(CAUSES)
+const NON_ZERO_UNITS = /^-?[1-9]\d*$/
+
+/** What TransactionDataSchema accepts, without building a copy of it. */
+function isTransactionData(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return false
+  const tx = value as Record<string, unknown>
+  if (!CAUSE_SET.has(tx.cause) || typeof tx.ref !== 'string' || typeof tx.at !== 'string' || Number.isNaN(Date.parse(tx.at))) return false
+  const lines = tx.lines
+  if (!Array.isArray(lines) || lines.length === 0) return false
+  for (const line of lines) {
+    if (line === null || typeof line !== 'object' || typeof line.account !== 'string' || typeof line.amount !== 'string' || !NON_ZERO_UNITS.test(line.amount)) return false
+  }
+  return true
+}
 
 export function decodeChange(line: ChangeLine): Change {
   if ('put' in line) return { op: 'put', kind: line.put, account: line.account, id: line.id, value: decodeRecord(line.put, line.value) }
@@ -70,7 +91,41 @@ export function encodeJournalLine(seq: number, changes: ChangeSet, rng: Record<s
   return `${JSON.stringify({ seq, changes: lines, rng })}\n`
 }
 
+/**
+ * A journal line. One that holds only plain puts and appends (nearly all) is checked without the
+ * schema's union parse, which was most of the cost of replaying a journal; anything else, or
+ * anything that does not fit, goes through the schema, which names the problem.
+ */
 export function decodeJournalLine(value: unknown): { seq: number; changes: Change[]; rng: Record<string, RngState> } {
-  const line = JournalLineSchema.parse(value)
+  const line = (isPlainJournalLine(value) ? value : JournalLineSchema.parse(value)) as z.infer<typeof JournalLineSchema>
   return { seq: line.seq, changes: line.changes.map(decodeChange), rng: (line.rng ?? {}) as Record<string, RngState> }
+}
+
+function isPlainJournalLine(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return false
+  const line = value as Record<string, unknown>
+  if (!Number.isInteger(line.seq) || (line.seq as number) < 1 || !Array.isArray(line.changes)) return false
+  for (const key in line) if (key !== 'seq' && key !== 'changes' && key !== 'rng') return false
+  if (line.rng !== undefined && !isRngStates(line.rng)) return false
+  return line.changes.every(isPlainChange)
+}
+
+/** A `put` of a known kind or an `append`, with nothing else in it (the strict objects of ChangeLineSchema). */
+function isPlainChange(value: unknown): boolean {
+  if (value === null || typeof value !== 'object' || !('value' in value)) return false
+  const change = value as Record<string, unknown>
+  if (change.account !== undefined && typeof change.account !== 'string') return false
+  let keys = 0
+  for (const key in change) {
+    keys++
+    if (key !== 'put' && key !== 'append' && key !== 'account' && key !== 'id' && key !== 'at' && key !== 'value') return false
+  }
+  if ('put' in change) return KINDS.has(change.put) && typeof change.id === 'string' && !('append' in change) && !('at' in change) && keys <= 4
+  return typeof change.append === 'string' && Number.isInteger(change.at) && (change.at as number) >= 0 && !('id' in change) && keys <= 4
+}
+
+function isRngStates(value: unknown): boolean {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false
+  for (const state of Object.values(value)) if (!Array.isArray(state) || state.length !== 4 || !state.every((n) => typeof n === 'number')) return false
+  return true
 }
