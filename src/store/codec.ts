@@ -5,6 +5,7 @@ import {
 } from '../schemas/data-file.js'
 import { accountFromData, accountToData, decodeOrder, decodeWallet, encodeOrder, encodePayment, encodeWallet } from './data.js'
 import { createPaymentDecoder } from './payment-decoder.js'
+import { DIGITS, isString, isStringRecord, NETWORK_SET } from './plain-checks.js'
 import type { IdempotencyRecord } from '../model/records.js'
 
 /**
@@ -14,6 +15,8 @@ import type { IdempotencyRecord } from '../model/records.js'
  */
 interface Codec {
   schema: z.ZodType
+  /** For kinds read in large numbers: a plain test that the data fits the schema as it is; zod runs only when it fails, to name the problem. */
+  fits?: (data: unknown) => boolean
   encode(value: never): unknown
   decode(data: never): unknown
 }
@@ -24,7 +27,8 @@ const CODECS: Record<RecordKind, Codec> = {
   tenant: { schema: AccountDataSchema, encode: accountToData, decode: accountFromData },
   account: plain(AccountRecordDataSchema),
   key: plain(KeyDataSchema),
-  wallet: { schema: WalletDataSchema, encode: encodeWallet, decode: decodeWallet },
+  // Every change set that moves money puts its wallets: a journal holds one per payment at least.
+  wallet: { schema: WalletDataSchema, fits: isWalletData, encode: encodeWallet, decode: decodeWallet },
   // Checked and decoded by its own fast path (see payment-decoder.ts).
   payment: { schema: z.unknown(), encode: encodePayment, decode: createPaymentDecoder() },
   order: { schema: OrderDataSchema, encode: encodeOrder, decode: decodeOrder },
@@ -43,4 +47,24 @@ export const RECORD_KINDS = Object.keys(CODECS) as RecordKind[]
 export const encodeRecord = (kind: RecordKind, value: unknown): unknown => CODECS[kind].encode(value as never)
 
 /** Throws a ZodError for a value that does not fit the kind's schema. */
-export const decodeRecord = (kind: RecordKind, data: unknown): unknown => CODECS[kind].decode(CODECS[kind].schema.parse(data) as never)
+export function decodeRecord(kind: RecordKind, data: unknown): unknown {
+  const codec = CODECS[kind]
+  return codec.decode((codec.fits?.(data) ? data : codec.schema.parse(data)) as never)
+}
+
+const WALLET_KEYS: ReadonlySet<string> = new Set(Object.keys(WalletDataSchema.shape))
+const WALLET_TYPES: ReadonlySet<unknown> = new Set(WalletDataSchema.shape.type.options)
+const WALLET_STATUSES: ReadonlySet<unknown> = new Set(WalletDataSchema.shape.status.options)
+
+/** What WalletDataSchema takes unchanged: its fields, of their types, and no other. */
+function isWalletData(data: unknown): boolean {
+  if (data === null || typeof data !== 'object') return false
+  const w = data as Record<string, unknown>
+  for (const key in w) if (!WALLET_KEYS.has(key)) return false
+  return (
+    isString(w.id) && WALLET_TYPES.has(w.type) && isString(w.name) && isString(w.address) && isString(w.currency) &&
+    NETWORK_SET.has(w.network) && WALLET_STATUSES.has(w.status) && isStringRecord(w.metadata) && isString(w.created_at) &&
+    isString(w.updated_at) && isString(w.available) && DIGITS.test(w.available) && isString(w.locked) && DIGITS.test(w.locked)
+  )
+}
+

@@ -1,6 +1,6 @@
-import { NETWORKS } from '../model/networks.js'
 import { PaymentDataSchema } from '../schemas/data-file.js'
 import { decodePayment } from './data.js'
+import { DIGITS, isString, isStringOrNull, isStringRecord, NETWORK_SET } from './plain-checks.js'
 import type { PaymentRecord } from '../model/records.js'
 
 /**
@@ -9,12 +9,7 @@ import type { PaymentRecord } from '../model/records.js'
  * copies), and the values most payments share (currency, network, status, wallets, recipients,
  * timestamps equal to `created_at`) interned, so a million payments hold one copy of each.
  */
-const NETWORK_SET: ReadonlySet<unknown> = new Set(NETWORKS)
 const STATUSES: ReadonlySet<unknown> = new Set(['pending', 'processing', 'completed', 'failed'])
-const DIGITS = /^-?\d+$/
-
-const isString = (value: unknown): value is string => typeof value === 'string'
-const isStringOrNull = (value: unknown) => value === null || typeof value === 'string'
 
 function looksRight(p: Record<string, unknown>): boolean {
   return (
@@ -24,12 +19,6 @@ function looksRight(p: Record<string, unknown>): boolean {
     isStringOrNull(p.tx_hash) && isStringOrNull(p.failure_code) && isStringOrNull(p.failure_message) && isStringOrNull(p.payout_id) &&
     isString(p.created_at) && isString(p.updated_at) && isStringOrNull(p.completed_at) && (p.plan === null || isPlan(p.plan))
   )
-}
-
-function isStringRecord(value: unknown): boolean {
-  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false
-  for (const key in value) if (typeof (value as Record<string, unknown>)[key] !== 'string') return false
-  return true
 }
 
 function isPlan(value: unknown): boolean {

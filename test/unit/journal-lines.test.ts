@@ -34,6 +34,13 @@ describe('decodeJournalLine', () => {
     expect(decodeJournalLine(line)).toEqual({ seq: 2, changes: [{ op: 'delete', kind: 'webhook', account: ACCOUNT, id: 'we_1' }], rng: {} })
   })
 
+  it('drops a key the wallet schema does not have, as the schema does', () => {
+    const line = valid()
+    line.changes[1]!.value = { ...wallet, nickname: 'hand-edited' } as never
+    expect(decodeJournalLine(line).changes[1]).toMatchObject({ op: 'put', kind: 'wallet', value: { id: 'wal_a' } })
+    expect((decodeJournalLine(line).changes[1] as { value: object }).value).not.toHaveProperty('nickname')
+  })
+
   const damaged: Array<[string, (line: ReturnType<typeof valid>) => unknown]> = [
     ['a key the line does not have', (line) => ({ ...line, extra: 1 })],
     ['seq 0', (line) => ({ ...line, seq: 0 })],
