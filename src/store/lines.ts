@@ -74,14 +74,9 @@ export function decodeChange(line: ChangeLine): Change {
 
 const KINDS: ReadonlySet<unknown> = new Set(RECORD_KINDS)
 
-/** A snapshot line; a plain `put` (nearly all of them) skips the union's parse, which is most of the cost. */
+/** A snapshot line; a plain `put` or `append` (all of them, unless damaged) skips the union's parse, which is most of the cost. */
 export function decodeSnapshotLine(value: unknown): Change {
-  const line = value as Record<string, unknown>
-  if (line !== null && typeof line === 'object' && KINDS.has(line.put) && typeof line.id === 'string' && (line.account === undefined || typeof line.account === 'string') && 'value' in line && Object.keys(line).length <= 4) {
-    const kind = line.put as RecordKind
-    return { op: 'put', kind, account: line.account as string | undefined, id: line.id, value: decodeRecord(kind, line.value) }
-  }
-  return decodeChange(ChangeLineSchema.parse(value))
+  return decodeChange((isPlainChange(value) ? value : ChangeLineSchema.parse(value)) as ChangeLine)
 }
 
 /** The journal line of a change set, newline included; undefined when nothing in it is kept. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { decodeJournalLine } from '../../src/store/lines.js'
+import { decodeJournalLine, decodeSnapshotLine } from '../../src/store/lines.js'
 
 // Journal lines are checked by a plain test first and by the schema only when that fails
 // (src/store/lines.ts). The plain test must let through exactly what the schema accepts: every
@@ -64,5 +64,23 @@ describe('decodeJournalLine', () => {
 
   it.each(damaged)('refuses %s', (_, damage) => {
     expect(() => decodeJournalLine(damage(valid()))).toThrow()
+  })
+})
+
+describe('decodeSnapshotLine', () => {
+  const append = { append: 'postings', account: ACCOUNT, at: 0, value: posting }
+
+  it('decodes a plain append and a plain put', () => {
+    expect(decodeSnapshotLine(structuredClone(append))).toEqual({ op: 'append', log: 'postings', account: ACCOUNT, at: 0, value: posting })
+    expect(decodeSnapshotLine({ put: 'wallet', account: ACCOUNT, id: 'wal_a', value: structuredClone(wallet) })).toMatchObject({ op: 'put', kind: 'wallet', value: { locked: 5n } })
+  })
+
+  it.each([
+    ['an append at a negative position', { ...append, at: -1 }],
+    ['an append with a key it does not have', { ...append, id: 'x' }],
+    ['a posting of zero', { ...append, value: { ...posting, lines: [{ account: 'wal_a:available', amount: '-0' }] } }],
+    ['a put of an unknown kind', { put: 'coupon', account: ACCOUNT, id: 'c_1', value: {} }],
+  ])('refuses %s', (_, line) => {
+    expect(() => decodeSnapshotLine(line)).toThrow()
   })
 })
