@@ -1,11 +1,11 @@
 import * as z from 'zod'
 import type { RecordKind } from './changes.js'
 import {
-  AccountDataSchema, AccountRecordDataSchema, IdempotencyDataSchema, KeyDataSchema, OrderDataSchema, PayoutDataSchema, QuoteDataSchema, SettlementDataSchema, WalletDataSchema, WebhookDataSchema, WhitelistDataSchema,
+  AccountDataSchema, AccountRecordDataSchema, IdempotencyDataSchema, KeyDataSchema, OrderDataSchema, PaymentDataSchema, PayoutDataSchema, QuoteDataSchema, SettlementDataSchema, WalletDataSchema, WebhookDataSchema, WhitelistDataSchema,
 } from '../schemas/data-file.js'
 import { accountFromData, accountToData, decodeOrder, decodeWallet, encodeOrder, encodePayment, encodeWallet } from './data.js'
 import { createPaymentDecoder } from './payment-decoder.js'
-import { DIGITS, isString, isStringRecord, NETWORK_SET } from './plain-checks.js'
+import { isPaymentData, isWalletData } from './plain-checks.js'
 import type { IdempotencyRecord } from '../model/records.js'
 
 /**
@@ -29,8 +29,8 @@ const CODECS: Record<RecordKind, Codec> = {
   key: plain(KeyDataSchema),
   // Every change set that moves money puts its wallets: a journal holds one per payment at least.
   wallet: { schema: WalletDataSchema, fits: isWalletData, encode: encodeWallet, decode: decodeWallet },
-  // Checked and decoded by its own fast path (see payment-decoder.ts).
-  payment: { schema: z.unknown(), encode: encodePayment, decode: createPaymentDecoder() },
+  // Most of a large data file: interned as it is decoded (payment-decoder.ts).
+  payment: { schema: PaymentDataSchema, fits: isPaymentData, encode: encodePayment, decode: createPaymentDecoder() },
   order: { schema: OrderDataSchema, encode: encodeOrder, decode: decodeOrder },
   payout: plain(PayoutDataSchema),
   settlement: plain(SettlementDataSchema),
@@ -51,20 +51,3 @@ export function decodeRecord(kind: RecordKind, data: unknown): unknown {
   const codec = CODECS[kind]
   return codec.decode((codec.fits?.(data) ? data : codec.schema.parse(data)) as never)
 }
-
-const WALLET_KEYS: ReadonlySet<string> = new Set(Object.keys(WalletDataSchema.shape))
-const WALLET_TYPES: ReadonlySet<unknown> = new Set(WalletDataSchema.shape.type.options)
-const WALLET_STATUSES: ReadonlySet<unknown> = new Set(WalletDataSchema.shape.status.options)
-
-/** What WalletDataSchema takes unchanged: its fields, of their types, and no other. */
-function isWalletData(data: unknown): boolean {
-  if (data === null || typeof data !== 'object') return false
-  const w = data as Record<string, unknown>
-  for (const key in w) if (!WALLET_KEYS.has(key)) return false
-  return (
-    isString(w.id) && WALLET_TYPES.has(w.type) && isString(w.name) && isString(w.address) && isString(w.currency) &&
-    NETWORK_SET.has(w.network) && WALLET_STATUSES.has(w.status) && isStringRecord(w.metadata) && isString(w.created_at) &&
-    isString(w.updated_at) && isString(w.available) && DIGITS.test(w.available) && isString(w.locked) && DIGITS.test(w.locked)
-  )
-}
-

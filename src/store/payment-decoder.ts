@@ -1,33 +1,11 @@
-import { PaymentDataSchema } from '../schemas/data-file.js'
-import { decodePayment } from './data.js'
-import { DIGITS, isString, isStringOrNull, isStringRecord, NETWORK_SET } from './plain-checks.js'
 import type { PaymentRecord } from '../model/records.js'
 
 /**
- * Payments are most of a large data file, so they load on a fast path: a plain check of every field
- * (zod runs only when it fails, to name the problem), the parsed object kept as the record (no
- * copies), and the values most payments share (currency, network, status, wallets, recipients,
- * timestamps equal to `created_at`) interned, so a million payments hold one copy of each.
+ * Payments are most of a large data file. The codec checks one first without zod
+ * (`isPaymentData`, plain-checks.ts); this turns the checked data into the record in place (no
+ * copy), interning the values most payments share (currency, network, status, wallets,
+ * recipients, timestamps equal to `created_at`), so a million payments hold one copy of each.
  */
-const STATUSES: ReadonlySet<unknown> = new Set(['pending', 'processing', 'completed', 'failed'])
-
-function looksRight(p: Record<string, unknown>): boolean {
-  return (
-    isString(p.id) && Number.isInteger(p.seq) && isString(p.amount_units) && DIGITS.test(p.amount_units) && isString(p.amount) && isString(p.currency) &&
-    NETWORK_SET.has(p.network) && STATUSES.has(p.status) && isString(p.source) && isString(p.destination) &&
-    (p.destination_type === 'wallet' || p.destination_type === 'address') && isStringOrNull(p.description) && isStringRecord(p.metadata) &&
-    isStringOrNull(p.tx_hash) && isStringOrNull(p.failure_code) && isStringOrNull(p.failure_message) && isStringOrNull(p.payout_id) &&
-    isString(p.created_at) && isString(p.updated_at) && isStringOrNull(p.completed_at) && (p.plan === null || isPlan(p.plan))
-  )
-}
-
-function isPlan(value: unknown): boolean {
-  if (value === null || typeof value !== 'object') return false
-  const plan = value as Record<string, unknown>
-  return ['completed', 'failed', 'pending'].includes(plan.outcome as string) && isStringOrNull(plan.failure_code) &&
-    (plan.stage === null || plan.stage === 'pending' || plan.stage === 'processing') && isString(plan.decided_by)
-}
-
 export function createPaymentDecoder() {
   const interned = new Map<string, string>()
   const intern = (value: string) => {
@@ -38,7 +16,6 @@ export function createPaymentDecoder() {
   }
 
   return (data: unknown): PaymentRecord => {
-    if (data === null || typeof data !== 'object' || !looksRight(data as Record<string, unknown>)) return decodePayment(PaymentDataSchema.parse(data))
     const p = data as Record<string, unknown> & PaymentRecord
     p.amount_units = BigInt(p.amount_units as unknown as string)
     p.currency = intern(p.currency)

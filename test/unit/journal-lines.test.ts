@@ -41,6 +41,20 @@ describe('decodeJournalLine', () => {
     expect((decodeJournalLine(line).changes[1] as { value: object }).value).not.toHaveProperty('nickname')
   })
 
+  it('decodes a payment put (base units to a bigint) and drops a key the payment schema does not have', () => {
+    const payment = {
+      id: 'pay_1', seq: 1, amount_units: '5', amount: '0.000005', currency: 'USDC', network: 'polygon', status: 'pending', source: 'wal_a',
+      destination: '0x52908400098527886E0F7030069857D2E4169EE7', destination_type: 'address', description: null, metadata: {}, tx_hash: null,
+      failure_code: null, failure_message: null, payout_id: null, created_at: '2026-01-01T00:00:00.000Z', updated_at: '2026-01-01T00:00:00.000Z',
+      completed_at: null, plan: null,
+    }
+    const line = { seq: 3, changes: [{ put: 'payment', account: ACCOUNT, id: 'pay_1', value: { ...payment, note: 'hand-edited' } }] }
+    const value = (decodeJournalLine(line).changes[0] as { value: Record<string, unknown> }).value
+    expect(value).toMatchObject({ id: 'pay_1', amount_units: 5n, status: 'pending' })
+    expect(value).not.toHaveProperty('note')
+    expect(() => decodeJournalLine({ ...line, changes: [{ ...line.changes[0]!, value: { ...payment, status: 'paid' } }] })).toThrow()
+  })
+
   const damaged: Array<[string, (line: ReturnType<typeof valid>) => unknown]> = [
     ['a key the line does not have', (line) => ({ ...line, extra: 1 })],
     ['seq 0', (line) => ({ ...line, seq: 0 })],
