@@ -37,11 +37,23 @@ export class FacetIndex<R> {
   /** The implied value seen with each value of the facet that implies it, by implied facet. */
   private readonly implications: Map<number, Map<string, string>>
   private implicationBroken = false
+  /** Records were pushed since the lists were built (`build` lists them), some out of creation order (it sorts first). */
+  private stale = false
+  private unordered = false
+  /**
+   * The nodes a record lands in, by its facet values (a trie of maps, one level per facet): most
+   * records share their combination of values with many others, so an add is a few lookups and an
+   * append per node instead of a walk of the tree. Cleared whenever the tree's shape changes (a
+   * split or a node removed); bounded, because every value may be new (a recipient per payment).
+   */
+  private routes = new Map<string, unknown>()
+  private routeCount = 0
 
   constructor(
     facets: ReadonlyArray<Facet<R>>,
     private readonly orderOf: (record: R) => number,
     private readonly splitAt = 64,
+    private readonly maxRoutes = 4096,
   ) {
     this.facets = facets.map((facet) => facet.key)
     this.impliedBy = facets.map((facet) => facet.impliedBy)
@@ -51,6 +63,7 @@ export class FacetIndex<R> {
 
   /** Every record, oldest first. */
   get all(): readonly R[] {
+    if (this.unordered) this.build()
     return this.records
   }
 
@@ -59,16 +72,119 @@ export class FacetIndex<R> {
   }
 
   add(record: R): void {
+    if (this.stale) return this.push(record)
     const last = this.records[this.records.length - 1]
     if (last !== undefined && this.orderOf(record) < this.orderOf(last)) return this.rebuildWith(record)
     const keys = this.keysOf(record)
     this.checkImplications(keys)
+    const ordinal = this.records.push(record) - 1
+    const route = this.routeOf(keys)
+    for (let i = 0; i < route.length; i++) {
+      const node = route[i]!
+      node.list!.insert(ordinal)
+      if (node.children === undefined && node.list!.length > this.splitAt && node.from < this.facets.length) {
+        this.split(node, node.from, node.path)
+        // The node's new children already hold the ordinal (a split copies the node's list).
+      }
+    }
+  }
+
+  /**
+   * Adds a record without listing it: the lists are built again, all at once, by `build` or by the
+   * next query. For a load of many records (a data file's payments and their changes), which `add`
+   * would list one by one in a dozen lists each, a write to a different place of memory every
+   * time; `build` fills each list in one pass instead. Until then `add` pushes too, and `changed`
+   * has nothing to move.
+   */
+  push(record: R): void {
+    const last = this.records[this.records.length - 1]
+    if (last !== undefined && this.orderOf(record) < this.orderOf(last)) this.unordered = true
     this.records.push(record)
-    this.insertChildren(this.root, 0, 0, this.records.length - 1, keys)
+    this.stale = true
+  }
+
+  /** Builds the lists if records were pushed since they were last built. */
+  settle(): void {
+    if (this.stale) this.build()
+  }
+
+  /** Lists every record again, from scratch, in creation order. */
+  build(): void {
+    if (this.unordered) this.records.sort((a, b) => this.orderOf(a) - this.orderOf(b))
+    this.unordered = false
+    this.stale = false
+    this.root = this.emptyRoot()
+    const codes = this.facets.map((facet) => encodeValues(this.records, facet))
+    this.learnImplications(codes)
+    const all = new Uint32Array(this.records.length)
+    for (let i = 0; i < all.length; i++) all[i] = i
+    this.partition(this.root, 0, all, codes)
+  }
+
+  /**
+   * Gives `node` (holding `ordinals`, in order) a child for each value of every facet from `from`
+   * on, each child's list filled in one pass, and children in turn to those holding more than
+   * `splitAt`. Reads only the values' codes: the records themselves are touched once a facet, in
+   * order, by `encodeValues`, instead of once for every node they sit in.
+   */
+  private partition(node: FacetNode, from: number, ordinals: Uint32Array, codes: readonly FacetCodes[]): void {
+    for (let j = from; j < this.facets.length; j++) {
+      const map = node.children![j]
+      if (!map) continue
+      const { of: codeOf, values, scratch } = codes[j]!
+      // Children in order of first appearance; `scratch` (by code, -1 when unused) is left as found.
+      const used: number[] = []
+      const counts: number[] = []
+      for (let i = 0; i < ordinals.length; i++) {
+        const code = codeOf[ordinals[i]!]!
+        let child = scratch[code]!
+        if (child === -1) {
+          scratch[code] = child = used.length
+          used.push(code)
+          counts.push(0)
+        }
+        counts[child]!++
+      }
+      const lists = counts.map((count) => new Uint32Array(count))
+      const filled = new Array<number>(used.length).fill(0)
+      for (let i = 0; i < ordinals.length; i++) {
+        const child = scratch[codeOf[ordinals[i]!]!]!
+        lists[child]![filled[child]!++] = ordinals[i]!
+      }
+      for (const code of used) scratch[code] = -1
+      const path = node.path | (1 << j)
+      used.forEach((code, child) => {
+        const list = lists[child]!
+        const created: FacetNode = { list: OrdinalList.of(list), children: undefined, from: j + 1, path }
+        map.set(values[code]!, created)
+        if (list.length > this.splitAt && j + 1 < this.facets.length) {
+          created.children = this.childMaps(j + 1, path)
+          this.partition(created, j + 1, list, codes)
+        }
+      })
+    }
+  }
+
+  /** The implications of every record, from the codes of each implying and implied facet. */
+  private learnImplications(codes: readonly FacetCodes[]): void {
+    this.implicationBroken = false
+    for (const [j, seen] of this.implications) {
+      seen.clear()
+      const by = codes[this.impliedBy[j]!]!
+      const implied = codes[j]!
+      const known = new Int32Array(by.values.length).fill(-1)
+      for (let i = 0; i < this.records.length; i++) {
+        const key = by.of[i]!
+        if (known[key] === -1) known[key] = implied.of[i]!
+        else if (known[key] !== implied.of[i]) this.implicationBroken = true
+      }
+      known.forEach((value, key) => value !== -1 && seen.set(by.values[key]!, implied.values[value]!))
+    }
   }
 
   /** Call after a record's facet values changed from `previous` (what `keysOf` answered before). */
   changed(record: R, previous: readonly string[]): void {
+    if (this.stale) return
     const keys = this.keysOf(record)
     if (keys.every((key, j) => key === previous[j])) return
     const ordinal = this.ordinalOf(record)
@@ -82,6 +198,7 @@ export class FacetIndex<R> {
    * facet function answers, so give the same normalised form.
    */
   query(values: ReadonlyArray<string | undefined>, offset: number, limit: number): { items: R[]; total: number } {
+    this.settle()
     let node = this.root
     let unchecked: number | undefined
     for (let j = 0; j < this.facets.length; j++) {
@@ -112,6 +229,40 @@ export class FacetIndex<R> {
     return { items, total: list.length }
   }
 
+  /** Every node (below the root) that a record with these facet values belongs in, creating those missing. */
+  private routeOf(keys: readonly string[]): FacetNode[] {
+    let level: Map<string, unknown> = this.routes
+    const last = keys.length - 1
+    for (let j = 0; j < last; j++) {
+      let next = level.get(keys[j]!) as Map<string, unknown> | undefined
+      if (next === undefined) level.set(keys[j]!, (next = new Map()))
+      level = next
+    }
+    let route = level.get(keys[last]!) as FacetNode[] | undefined
+    if (route === undefined) {
+      route = []
+      this.collect(this.root, 0, 0, keys, route)
+      if (++this.routeCount > this.maxRoutes) this.forgetRoutes()
+      else level.set(keys[last]!, route)
+    }
+    return route
+  }
+
+  private collect(node: FacetNode, from: number, path: number, keys: readonly string[], route: FacetNode[]): void {
+    for (let j = from; j < this.facets.length; j++) {
+      const map = node.children![j]
+      if (!map) continue
+      const child = childOf(map, keys[j]!, j + 1, path | (1 << j))
+      route.push(child)
+      if (child.children) this.collect(child, j + 1, path | (1 << j), keys, route)
+    }
+  }
+
+  private forgetRoutes(): void {
+    this.routes = new Map()
+    this.routeCount = 0
+  }
+
   /** A node's records tested against every filter (a small node's, or after a broken implication). */
   private scan(list: OrdinalList, values: ReadonlyArray<string | undefined>, offset: number, limit: number): { items: R[]; total: number } {
     const items: R[] = []
@@ -128,15 +279,14 @@ export class FacetIndex<R> {
   }
 
   private emptyRoot(): FacetNode {
-    return { list: undefined, children: this.childMaps(0, 0) }
+    this.forgetRoutes()
+    return { list: undefined, children: this.childMaps(0, 0), from: 0, path: 0 }
   }
 
   /** A record added out of creation order (hand-edited data): every list is built again, in order. */
   private rebuildWith(record: R): void {
-    const records = [...this.records, record].sort((a, b) => this.orderOf(a) - this.orderOf(b))
-    this.records = []
-    this.root = this.emptyRoot()
-    for (const each of records) this.add(each)
+    this.push(record)
+    this.build()
   }
 
   /** Where `record` sits in the creation order (by its order, so no map from record to position). */
@@ -182,7 +332,7 @@ export class FacetIndex<R> {
   private insertChildren(node: FacetNode, from: number, path: number, ordinal: number, keys: readonly string[]): void {
     for (let j = from; j < this.facets.length; j++) {
       const map = node.children![j]
-      if (map) this.insert(childOf(map, keys[j]!), j + 1, path | (1 << j), ordinal, keys)
+      if (map) this.insert(childOf(map, keys[j]!, j + 1, path | (1 << j)), j + 1, path | (1 << j), ordinal, keys)
     }
   }
 
@@ -192,10 +342,12 @@ export class FacetIndex<R> {
     const list = node.list!
     children.forEach((map, j) => {
       if (!map) return
-      for (let i = 0; i < list.length; i++) childOf(map, this.facets[j]!(this.records[list.at(i)]!)).list!.insert(list.at(i))
+      for (let i = 0; i < list.length; i++) childOf(map, this.facets[j]!(this.records[list.at(i)]!), j + 1, path | (1 << j)).list!.insert(list.at(i))
       for (const child of map.values()) if (child.list!.length > this.splitAt && j + 1 < this.facets.length) this.split(child, j + 1, path | (1 << j))
     })
     node.children = children
+    // Records routed through this node now belong in its children too.
+    this.forgetRoutes()
   }
 
   /** The record leaves every node whose path names a changed facet's old value and joins the new ones. */
@@ -211,9 +363,9 @@ export class FacetIndex<R> {
       }
       if (old) {
         this.remove(old, j + 1, ordinal, previous)
-        if (old.list!.length === 0) map.delete(previous[j]!)
+        if (old.list!.length === 0) this.removeChild(map, previous[j]!)
       }
-      this.insert(childOf(map, keys[j]!), j + 1, path | (1 << j), ordinal, keys)
+      this.insert(childOf(map, keys[j]!, j + 1, path | (1 << j)), j + 1, path | (1 << j), ordinal, keys)
     }
   }
 
@@ -225,10 +377,17 @@ export class FacetIndex<R> {
       const child = map?.get(keys[j]!)
       if (!map || !child) continue
       this.remove(child, j + 1, ordinal, keys)
-      if (child.list!.length === 0) map.delete(keys[j]!)
+      if (child.list!.length === 0) this.removeChild(map, keys[j]!)
     }
   }
+
+  /** An empty node goes; a cached route may hold it. */
+  private removeChild(map: Map<string, FacetNode>, key: string): void {
+    map.delete(key)
+    this.forgetRoutes()
+  }
 }
+
 
 interface FacetNode {
   /** Ordinals, oldest first; the root has none (it holds every record). */
@@ -238,10 +397,37 @@ interface FacetNode {
    * and none implied by one on the path, have a map.
    */
   children: Array<Map<string, FacetNode> | undefined> | undefined
+  /** The first facet its children may be for, and the facets on its path (a bit mask): what a split needs. */
+  from: number
+  path: number
 }
 
-function childOf(map: Map<string, FacetNode>, key: string): FacetNode {
+/** One facet's value for every record, as a number: its index in `values`. */
+interface FacetCodes {
+  of: Int32Array
+  values: string[]
+  /** A place per value, for `partition` to count in; -1 between uses. */
+  scratch: Int32Array
+}
+
+function encodeValues<R>(records: readonly R[], facet: (record: R) => string): FacetCodes {
+  const index = new Map<string, number>()
+  const values: string[] = []
+  const of = new Int32Array(records.length)
+  for (let i = 0; i < records.length; i++) {
+    const value = facet(records[i]!)
+    let code = index.get(value)
+    if (code === undefined) {
+      index.set(value, (code = values.length))
+      values.push(value)
+    }
+    of[i] = code
+  }
+  return { of, values, scratch: new Int32Array(values.length).fill(-1) }
+}
+
+function childOf(map: Map<string, FacetNode>, key: string, from: number, path: number): FacetNode {
   let child = map.get(key)
-  if (!child) map.set(key, (child = { list: new OrdinalList(), children: undefined }))
+  if (!child) map.set(key, (child = { list: new OrdinalList(), children: undefined, from, path }))
   return child
 }

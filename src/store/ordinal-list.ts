@@ -4,8 +4,16 @@
  * million records sit in a dozen lists each.
  */
 export class OrdinalList {
-  private data = new Uint32Array(4)
+  private data: Uint32Array = new Uint32Array(4)
   length = 0
+
+  /** A list of these ordinals (sorted, no repeats), holding the array itself until it grows. */
+  static of(sorted: Uint32Array): OrdinalList {
+    const list = new OrdinalList()
+    list.data = sorted
+    list.length = sorted.length
+    return list
+  }
 
   at(index: number): number {
     return this.data[index]!
@@ -13,13 +21,16 @@ export class OrdinalList {
 
   /** Keeps the list sorted; an ordinal above the last (a new record) is appended. */
   insert(ordinal: number): void {
-    if (this.length === this.data.length) {
-      const grown = new Uint32Array(this.data.length * 2)
-      grown.set(this.data)
-      this.data = grown
+    let data = this.data
+    const length = this.length
+    if (length === data.length) {
+      const grown = new Uint32Array(Math.max(length * 2, 4))
+      grown.set(data)
+      this.data = data = grown
     }
-    if (this.length === 0 || this.data[this.length - 1]! < ordinal) {
-      this.data[this.length++] = ordinal
+    if (length === 0 || data[length - 1]! < ordinal) {
+      data[length] = ordinal
+      this.length = length + 1
       return
     }
     const index = this.lowerBound(ordinal)

@@ -37,17 +37,26 @@ const op = fc.oneof(
 describe('FacetIndex', () => {
   it('answers every combination of filters, at every page, exactly like a scan, through adds and changes', () => {
     fc.assert(
-      fc.property(fc.array(op, { maxLength: 100 }), fc.constantFrom(1, 2, 4, 64), fc.boolean(), (ops, splitAt, mayBreak) => {
+      fc.property(fc.array(op, { maxLength: 100 }), fc.constantFrom(1, 2, 4, 64), fc.boolean(), fc.nat(100), fc.constantFrom(1, 3, 4096), fc.boolean(), (ops, splitAt, mayBreak, pushed, maxRoutes, explicit) => {
         // A small split threshold makes nodes grow children early, and some stay small: both paths run.
-        const index = new FacetIndex(FACETS, (r) => r.seq, splitAt)
+        // The first `pushed` records are listed in bulk (push, then build), as a data file's load does;
+        // without an explicit build, what follows waits too and the first query builds. A cache of few
+        // routes is forgotten often.
+        const index = new FacetIndex(FACETS, (r) => r.seq, splitAt, maxRoutes)
         const records: Item[] = []
-        for (const step of ops) {
+        let bulk = true
+        for (const [i, step] of ops.entries()) {
+          if (bulk && (step.kind !== 'add' || i >= pushed)) {
+            if (explicit) index.build()
+            bulk = false
+          }
           if (step.kind === 'add') {
             // Now and then (when allowed) a record breaks the implication b → d, as hand-edited data could.
             const d = mayBreak && step.odd === 0 ? 'd_other' : `d_${step.b}`
             const record = { seq: records.length + 1, a: step.a, b: step.b, d, c: step.c }
             records.push(record)
-            index.add(record)
+            if (bulk) index.push(record)
+            else index.add(record)
           } else if (records.length > 0) {
             const record = records[step.pick % records.length]!
             const previous = index.keysOf(record)
@@ -55,6 +64,7 @@ describe('FacetIndex', () => {
             index.changed(record, previous)
           }
         }
+        if (bulk && explicit) index.build()
         expect(index.all.map((r) => r.seq)).toEqual(records.map((r) => r.seq))
         // Compared as text and checked once: an expect per page would be most of this test's time.
         const wrong: string[] = []
@@ -86,6 +96,17 @@ describe('FacetIndex', () => {
     expect(index.query(['a0', 'b0', 'd_b0', 'c0'], 0, 10).items.map((r) => r.seq)).toEqual([5, 4, 3, 2, 1])
     expect(index.query([undefined, undefined, undefined, 'c1'], 0, 10)).toEqual({ items: [], total: 0 })
     expect(index.query([undefined, 'b0', 'd_b1', undefined], 0, 10)).toEqual({ items: [], total: 0 })
+  })
+
+  it('builds its lists in bulk from records pushed out of creation order', () => {
+    const index = new FacetIndex(FACETS, (r) => r.seq, 1)
+    for (const seq of [3, 1, 2]) index.push({ seq, a: 'a0', b: 'b0', d: 'd_b0', c: seq === 2 ? 'c1' : 'c0' })
+    expect(index.query([undefined, undefined, undefined, undefined], 0, 10).total).toBe(3)
+    index.build()
+    expect(index.all.map((r) => r.seq)).toEqual([1, 2, 3])
+    expect(index.query(['a0', 'b0', undefined, 'c0'], 0, 10).items.map((r) => r.seq)).toEqual([3, 1])
+    index.add({ seq: 4, a: 'a1', b: 'b0', d: 'd_b0', c: 'c1' })
+    expect(index.query([undefined, 'b0', undefined, 'c1'], 0, 10).items.map((r) => r.seq)).toEqual([4, 2])
   })
 
   it('takes a record added out of creation order (hand-edited data) into its place', () => {
