@@ -24,13 +24,15 @@ export function firstInconsistency(data: Data): Inconsistency | undefined {
       if (walletIds.has(wallet.id)) return { path: ['accounts', index, 'wallets', w, 'id'], problem: `the wallet id '${wallet.id}' appears twice` }
       walletIds.add(wallet.id)
     }
+    const paymentIds = new Set<string>()
     for (const [p, payment] of payments.entries()) {
+      if (paymentIds.has(payment.id)) return { path: ['accounts', index, 'payments', p, 'id'], problem: `the payment id '${payment.id}' appears twice` }
+      paymentIds.add(payment.id)
       if (!walletIds.has(payment.source)) return { path: ['accounts', index, 'payments', p, 'source'], problem: `no wallet '${payment.source}' in account '${account.id}'` }
       if (payment.destination_type === 'wallet' && !walletIds.has(payment.destination)) {
         return { path: ['accounts', index, 'payments', p, 'destination'], problem: `no wallet '${payment.destination}' in account '${account.id}'` }
       }
     }
-    const paymentIds = new Set(payments.map((payment) => payment.id))
     for (const [p, payout] of payouts.entries()) {
       const missing = payout.payment_ids.find((id) => !paymentIds.has(id))
       if (missing) return { path: ['accounts', index, 'payouts', p, 'payment_ids'], problem: `no payment '${missing}' in account '${account.id}'` }

@@ -1,4 +1,5 @@
 import { FacetIndex } from './facet-index.js'
+import { IdTable } from './id-table.js'
 import type { PaymentRecord, PaymentStatus } from '../model/records.js'
 
 export interface PaymentFilter {
@@ -13,7 +14,7 @@ export interface PaymentFilter {
  * that a list with a million payments costs what the page costs, whichever filters it names.
  */
 export class PaymentIndex {
-  private readonly byId = new Map<string, PaymentRecord>()
+  private readonly byId = new IdTable<PaymentRecord>((p) => p.id)
   // Highest cardinality first (see FacetIndex): recipients, source wallets, currencies, statuses.
   // A payment's currency is its source wallet's.
   private readonly facets = new FacetIndex<PaymentRecord>(
@@ -39,21 +40,29 @@ export class PaymentIndex {
   }
 
   add(payment: PaymentRecord): void {
-    this.byId.set(payment.id, payment)
+    if (!this.addNew(payment)) throw new Error(`payment '${payment.id}' is in the index already`)
+  }
+
+  /** Adds a payment whose id is new; false (and nothing added) when the id is here already. */
+  addNew(payment: PaymentRecord): boolean {
+    if (!this.byId.addNew(payment)) return false
     this.facets.add(payment)
+    return true
   }
 
   /**
-   * Adds a payment without looking for its id first (loading a snapshot: a lookup before each add,
-   * in a map growing to a million, was a large part of it). False when the id was already here:
-   * the index is then broken (the id maps to the new record, the lists hold the old one), so the
-   * caller must throw this index away, as a load that refuses the file does.
+   * Adds a payment of a data file being loaded: by id at once (false, and nothing added, when the
+   * id is here), to the lists of every filter only at `loaded()` (or the first list), which lists
+   * every payment in one pass. Payments added or changed meanwhile (a journal replayed) wait too.
    */
-  addNew(payment: PaymentRecord): boolean {
-    const size = this.byId.size
-    if (this.byId.set(payment.id, payment).size === size) return false
-    this.facets.add(payment)
+  load(payment: PaymentRecord): boolean {
+    if (!this.byId.addNew(payment)) return false
+    this.facets.push(payment)
     return true
+  }
+
+  loaded(): void {
+    this.facets.settle()
   }
 
   /** Call after changing `payment.status` from `previous` (the only field of a payment a list filters by that changes). */

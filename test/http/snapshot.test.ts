@@ -165,6 +165,12 @@ describe('GET /_sandbox/snapshot and POST /_sandbox/restore', () => {
     lostSource.accounts[0].wallets = lostSource.accounts[0].wallets.filter((w: { id: string }) => w.id !== wallet.id)
     expect((await restore(lostSource).expect(400)).body.error).toMatchObject({ code: 'parameter_invalid', param: 'accounts[0].payments[0].source' })
 
+    const twice = structuredClone(before)
+    twice.accounts[0].payments.push(structuredClone(twice.accounts[0].payments[0]))
+    const repeated = await restore(twice).expect(400)
+    expect(repeated.body.error).toMatchObject({ code: 'parameter_invalid', param: 'accounts[0].payments[1].id' })
+    expect(repeated.body.error.message).toContain('appears twice')
+
     const lostItem = structuredClone(before)
     lostItem.accounts[0].payouts = [{ ...structuredClone(lostItem.accounts[0].payouts[0] ?? {}), id: 'po_x', object: 'payout', status: 'pending', source: wallet.id, currency: 'USDC', total_amount: '1.00', item_count: 1, payment_ids: ['pay_gone'], metadata: {}, created_at: before.taken_at, updated_at: before.taken_at }]
     const lost = await restore(lostItem)
