@@ -16,15 +16,23 @@ type Stored<T> = { [K in keyof T]: T[K] extends bigint ? string : T[K] }
  * in log order (its position is its id), amounts as signed base units. Data written before
  * postings existed has none; it loads with one opening-balance transaction per funded wallet.
  */
+const postedAt = z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'expected an ISO 8601 timestamp')
+const postedUnits = z.string().regex(/^-?[1-9]\d*$/, 'expected non-zero base units as a string of digits, with a sign when negative')
+
 export const TransactionDataSchema = z.object({
   cause: z.enum(CAUSES),
   ref: z.string(),
-  at: z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'expected an ISO 8601 timestamp'),
-  lines: z
-    .array(z.object({ account: z.string(), amount: z.string().regex(/^-?[1-9]\d*$/, 'expected non-zero base units as a string of digits, with a sign when negative') }))
-    .min(1),
+  at: postedAt,
+  lines: z.array(z.object({ account: z.string(), amount: postedUnits })).min(1),
 })
 export type TransactionData = z.infer<typeof TransactionDataSchema>
+
+/**
+ * The same transaction as a data file's line holds it (`store/short-forms.ts`): a tuple
+ * `[cause, ref, at, [[account, amount], …]]`, a third of the parsing of the object form.
+ */
+export const TransactionLineSchema = z.tuple([z.enum(CAUSES), z.string(), postedAt, z.array(z.tuple([z.string(), postedUnits])).min(1)])
+export type TransactionLine = z.infer<typeof TransactionLineSchema>
 
 /**
  * The ledger as it is written to `--data-file` (and returned by snapshots): plain JSON, base units

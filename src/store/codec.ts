@@ -3,9 +3,10 @@ import type { RecordKind } from './changes.js'
 import {
   AccountDataSchema, AccountRecordDataSchema, IdempotencyDataSchema, KeyDataSchema, OrderDataSchema, PaymentDataSchema, PayoutDataSchema, QuoteDataSchema, SettlementDataSchema, WalletDataSchema, WebhookDataSchema, WhitelistDataSchema,
 } from '../schemas/data-file.js'
-import { accountFromData, accountToData, decodeOrder, decodeWallet, encodeOrder, encodePayment, encodeWallet } from './data.js'
+import { accountFromData, accountToData, decodeOrder, decodeWallet, encodeOrder, encodeWallet } from './data.js'
 import { createPaymentDecoder } from './payment-decoder.js'
 import { isPaymentData, isWalletData } from './plain-checks.js'
+import { expandPayment, shortPayment } from './short-forms.js'
 import type { IdempotencyRecord } from '../model/records.js'
 
 /**
@@ -15,6 +16,8 @@ import type { IdempotencyRecord } from '../model/records.js'
  */
 interface Codec {
   schema: z.ZodType
+  /** For kinds written in a short form: the full form of what was read, before it is checked. */
+  expand?: (data: unknown) => unknown
   /** For kinds read in large numbers: a plain test that the data fits the schema as it is; zod runs only when it fails, to name the problem. */
   fits?: (data: unknown) => boolean
   encode(value: never): unknown
@@ -29,8 +32,8 @@ const CODECS: Record<RecordKind, Codec> = {
   key: plain(KeyDataSchema),
   // Every change set that moves money puts its wallets: a journal holds one per payment at least.
   wallet: { schema: WalletDataSchema, fits: isWalletData, encode: encodeWallet, decode: decodeWallet },
-  // Most of a large data file: interned as it is decoded (payment-decoder.ts).
-  payment: { schema: PaymentDataSchema, fits: isPaymentData, encode: encodePayment, decode: createPaymentDecoder() },
+  // Most of a large data file: written short (short-forms.ts), interned as it is decoded (payment-decoder.ts).
+  payment: { schema: PaymentDataSchema, expand: expandPayment, fits: isPaymentData, encode: shortPayment, decode: createPaymentDecoder() },
   order: { schema: OrderDataSchema, encode: encodeOrder, decode: decodeOrder },
   payout: plain(PayoutDataSchema),
   settlement: plain(SettlementDataSchema),
@@ -49,5 +52,6 @@ export const encodeRecord = (kind: RecordKind, value: unknown): unknown => CODEC
 /** Throws a ZodError for a value that does not fit the kind's schema. */
 export function decodeRecord(kind: RecordKind, data: unknown): unknown {
   const codec = CODECS[kind]
-  return codec.decode((codec.fits?.(data) ? data : codec.schema.parse(data)) as never)
+  const full = codec.expand ? codec.expand(data) : data
+  return codec.decode((codec.fits?.(full) ? full : codec.schema.parse(full)) as never)
 }

@@ -2,8 +2,9 @@ import * as z from 'zod'
 import type { RngState } from '../rng.js'
 import { POSTINGS_LOG, type Change, type ChangeSet, type RecordKind } from './changes.js'
 import { decodeRecord, encodeRecord, RECORD_KINDS } from './codec.js'
-import { DataSchema, TransactionDataSchema } from '../schemas/data-file.js'
-import { CAUSES } from '../model/postings.js'
+import { DataSchema, TransactionDataSchema, TransactionLineSchema, type TransactionData, type TransactionLine } from '../schemas/data-file.js'
+import { isTransactionData, isTransactionLine } from './transaction-checks.js'
+import { transactionFromLine, transactionLine } from './short-forms.js'
 
 /**
  * The two line formats of the data file. A journal line is one change set:
@@ -24,8 +25,11 @@ const RngSchema = z.tuple([z.number(), z.number(), z.number(), z.number()])
 const JournalLineSchema = z.object({ seq: z.number().int().min(1), changes: z.array(ChangeLineSchema), rng: z.record(z.string(), RngSchema).optional() }).strict()
 
 export const SNAPSHOT_FORMAT = 'wallet-sandbox/snapshot'
-export const SnapshotHeaderSchema = z.object({ format: z.literal(SNAPSHOT_FORMAT), version: z.literal(2), journal: z.number().int().min(1), written_at: z.string() })
-export const SnapshotTrailerSchema = z.object({ end: z.literal(true), records: z.number().int().min(0) }).strict()
+/** 3: payments and postings in sections of short lines, postings last (docs/snapshots.md); 2 (a line per change) still loads. */
+export const SNAPSHOT_VERSION = 3
+export const SnapshotHeaderSchema = z.object({ format: z.literal(SNAPSHOT_FORMAT), version: z.union([z.literal(2), z.literal(SNAPSHOT_VERSION)]), journal: z.number().int().min(1), written_at: z.string() })
+/** `postings` (version 3): the byte offset where the postings region starts. */
+export const SnapshotTrailerSchema = z.object({ end: z.literal(true), records: z.number().int().min(0), postings: z.number().int().min(0).optional() }).strict()
 
 /** Undefined for changes that are never written: an idempotency record still in flight is not an answer yet. */
 export function encodeChange(change: Change): ChangeLine | undefined {
@@ -36,7 +40,7 @@ export function encodeChange(change: Change): ChangeLine | undefined {
     case 'delete':
       return { delete: change.kind, account: change.account, id: change.id }
     case 'append':
-      return { append: change.log, account: change.account, at: change.at, value: change.value }
+      return { append: change.log, account: change.account, at: change.at, value: change.log === POSTINGS_LOG ? transactionLine(change.value as TransactionData) : change.value }
     case 'replace':
       return { replace: change.value }
   }
@@ -45,24 +49,12 @@ export function encodeChange(change: Change): ChangeLine | undefined {
 /**
  * A posting read back is checked like one in a data file: a damaged line is refused with its
  * position. There is one per payment and more, so a plain check comes first and zod runs only when
- * it fails, to name the problem.
+ * it fails, to name the problem. Written as a tuple (short-forms.ts); files of earlier versions hold objects.
  */
-const decodeLogEntry = (log: string, value: unknown): unknown => (log !== POSTINGS_LOG || isTransactionData(value) ? value : TransactionDataSchema.parse(value))
-
-const CAUSE_SET: ReadonlySet<unknown> = new Set(CAUSES)
-const NON_ZERO_UNITS = /^-?[1-9]\d*$/
-
-/** What TransactionDataSchema accepts, without building a copy of it. */
-function isTransactionData(value: unknown): boolean {
-  if (value === null || typeof value !== 'object') return false
-  const tx = value as Record<string, unknown>
-  if (!CAUSE_SET.has(tx.cause) || typeof tx.ref !== 'string' || typeof tx.at !== 'string' || Number.isNaN(Date.parse(tx.at))) return false
-  const lines = tx.lines
-  if (!Array.isArray(lines) || lines.length === 0) return false
-  for (const line of lines) {
-    if (line === null || typeof line !== 'object' || typeof line.account !== 'string' || typeof line.amount !== 'string' || !NON_ZERO_UNITS.test(line.amount)) return false
-  }
-  return true
+function decodeLogEntry(log: string, value: unknown): unknown {
+  if (log !== POSTINGS_LOG) return value
+  if (Array.isArray(value)) return transactionFromLine((isTransactionLine(value) ? value : TransactionLineSchema.parse(value)) as TransactionLine)
+  return isTransactionData(value) ? value : TransactionDataSchema.parse(value)
 }
 
 export function decodeChange(line: ChangeLine): Change {

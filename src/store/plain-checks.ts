@@ -3,8 +3,9 @@ import { PaymentDataSchema, WalletDataSchema } from '../schemas/data-file.js'
 
 /**
  * Checks without zod for the records a large data file holds by the million (payments, the wallets
- * every change set puts): the codec tests the data with these first and runs the kind's zod schema
- * only when they fail, to name the problem. Each takes exactly what its schema would pass unchanged.
+ * every change set puts; transactions in transaction-checks.ts): the codec tests the data with these
+ * first and runs the kind's zod schema only when they fail, to name the problem. Each takes exactly
+ * what its schema would pass unchanged.
  */
 const NETWORK_SET: ReadonlySet<unknown> = new Set(NETWORKS)
 const DIGITS = /^-?\d+$/
@@ -57,4 +58,3 @@ export function isWalletData(data: unknown): boolean {
     isString(w.updated_at) && isString(w.available) && DIGITS.test(w.available) && isString(w.locked) && DIGITS.test(w.locked)
   )
 }
-
