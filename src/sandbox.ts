@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Express, RequestHandler } from 'express'
@@ -101,6 +102,13 @@ export interface SandboxOptions {
 }
 
 /** Builds the whole sandbox from a validated config. The only place where modules are wired. */
+/**
+ * The compiled worker that reads a large snapshot's postings. From dist/sandbox.js and from the CLI
+ * bundle (dist/cli.bundle.cjs) alike it is dist/store/postings-worker.js; from the TypeScript sources
+ * (tests) there is none, and the store reads the postings on the main thread.
+ */
+const POSTINGS_WORKER = fileURLToPath(new URL('store/postings-worker.js', import.meta.url))
+
 export async function createSandbox(config: Config, options: SandboxOptions = {}): Promise<Sandbox> {
   const logger = options.logger ?? createLogger({ quiet: config.quiet, json: config.logFormat === 'json' })
   const fixtures = loadFixtures(config.fixtures)
@@ -109,6 +117,7 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
     durability: config.durability,
     onWriteError: (error) => logger.error(`Could not write ${config.dataFile}`, error),
     warn: (message) => logger.warn(message),
+    postingsWorker: POSTINGS_WORKER,
   })
   const clock = createClock({ mode: config.clock, start: Date.parse(config.clockStart), onTaskError: (error) => logger.error('A scheduled task failed', error) })
   const bus = createBus()

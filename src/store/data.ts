@@ -79,7 +79,7 @@ export function accountFromData(data: AccountData): AccountState {
     webhooks: new Map(data.webhooks.map((endpoint) => [endpoint.id, { ...endpoint }])),
     idempotency: new Map(data.idempotency.map((record) => [record.scope, { ...record }])),
     quotes: new Map(data.quotes.map((quote) => [quote.id, { ...quote }])),
-    postings: postingsFromData(data.postings, data.wallets, (ref) => payments.get(ref)?.id ?? ref),
+    postings: postingsFromData(data.postings, data.wallets),
   }
 }
 

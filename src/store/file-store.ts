@@ -1,8 +1,8 @@
-import { mkdirSync, statSync } from 'node:fs'
+import { copyFileSync, existsSync, linkSync, mkdirSync, statSync } from 'node:fs'
 import { unlink } from 'node:fs/promises'
-import { dirname } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { createJournalWriter } from './journal-writer.js'
-import { encodeJournalLine } from './lines.js'
+import { encodeJournalLine, SNAPSHOT_VERSION } from './lines.js'
 import { journalPath, loadDataFile, removeObsolete } from './load.js'
 import { acquireLock } from './lock.js'
 import { writeSnapshot } from './snapshot-writer.js'
@@ -27,9 +27,13 @@ export async function openFileStore(options: StoreOptions & { dataFile: string }
   const state = createState()
   let loaded
   try {
-    loaded = await loadDataFile(path, state, { warn })
+    loaded = await loadDataFile(path, state, { warn }, options.postingsWorker)
     if (loaded.needsSnapshot) await writeSnapshot(path, state, loaded.journal, now())
     removeObsolete(loaded.obsolete)
+    if (loaded.olderVersion !== undefined) {
+      const backup = keepBackup(path, loaded.olderVersion, loaded.replayed)
+      warn(`Data file ${path} was written in the version ${loaded.olderVersion} format; a new snapshot in version ${SNAPSHOT_VERSION} (faster to load) is being written. The files as they were are kept in ${backup}.`)
+    }
   } catch (error) {
     release()
     throw error
@@ -57,6 +61,9 @@ export async function openFileStore(options: StoreOptions & { dataFile: string }
       .finally(() => (compacting = undefined))
     return compacting
   }
+
+  // A snapshot of an older version is written anew at once, so that the next start reads the current one.
+  if (loaded.olderVersion !== undefined) void compact()
 
   return {
     loaded: loaded.loaded,
@@ -88,4 +95,24 @@ export async function openFileStore(options: StoreOptions & { dataFile: string }
       },
     },
   }
+}
+
+/**
+ * Keeps the snapshot and the journals it needs, as they are, in `<path>.v<N>-backup/` before a
+ * compaction replaces them: hard links when the file system has them (no copy of a large file),
+ * copies otherwise. An earlier version of wallet-sandbox reads the folder's files.
+ */
+function keepBackup(path: string, version: number, journals: string[]): string {
+  let folder = `${path}.v${version}-backup`
+  for (let n = 2; existsSync(folder); n++) folder = `${path}.v${version}-backup.${n}`
+  mkdirSync(folder)
+  for (const file of [path, ...journals]) {
+    const target = join(folder, basename(file))
+    try {
+      linkSync(file, target)
+    } catch {
+      copyFileSync(file, target)
+    }
+  }
+  return folder
 }

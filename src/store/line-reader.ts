@@ -19,12 +19,15 @@ const NEWLINE = 0x0a
  *
  * Only a line that spans two chunks is copied to join it; joining each chunk to the rest of the
  * previous one copied the whole file once more, a tenth of the load of a million records.
+ * `start` and `end` (exclusive) read a region of the file: its line numbers count from 1.
  */
-export async function* readLines(path: string, start = 0, chunkBytes = 1 << 20): AsyncGenerator<Line[]> {
+export async function* readLines(path: string, start = 0, chunkBytes = 1 << 20, end = Infinity): AsyncGenerator<Line[]> {
+  if (end <= start) return
   let carry: Buffer | undefined
   let offset = start
   let number = 0
-  for await (const chunk of createReadStream(path, { start, highWaterMark: chunkBytes }) as AsyncIterable<Buffer>) {
+  // createReadStream's end is inclusive.
+  for await (const chunk of createReadStream(path, { start, end: end === Infinity ? undefined : end - 1, highWaterMark: chunkBytes }) as AsyncIterable<Buffer>) {
     const lines: Line[] = []
     let from = 0
     let end = chunk.indexOf(NEWLINE)

@@ -1,15 +1,20 @@
 import { copyFileSync, constants, existsSync, readdirSync, statSync, truncateSync, unlinkSync } from 'node:fs'
-import { readFile } from 'node:fs/promises'
+import { open, readFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import * as z from 'zod'
 import { formatParam } from '../errors.js'
+import type { PaymentRecord } from '../model/records.js'
 import { restoreRng } from '../rng.js'
 import { firstInconsistency } from '../schemas/data-file-consistency.js'
 import { DataSchema, type Data } from '../schemas/data-file.js'
+import { decodeRecord } from './codec.js'
 import { readLines, type Line } from './line-reader.js'
 import { decodeJournalLine, decodeSnapshotLine, SnapshotHeaderSchema, SnapshotTrailerSchema } from './lines.js'
-import { StoreLoadError } from './load-error.js'
-import type { State } from './state.js'
+import { damagedLine, describeProblem, StoreLoadError } from './load-error.js'
+import type { PaymentIndex } from './payment-index.js'
+import { loadPostingsRegion } from './postings-loader.js'
+import { RegionError } from './postings-region.js'
+import { ChangeError, type State } from './state.js'
 
 export interface LoadResult {
   /** False for a missing or empty data file: the caller seeds the fixtures. */
@@ -21,6 +26,10 @@ export interface LoadResult {
   seq: number
   /** Journal files older than the snapshot, left by an interrupted compaction; delete once open. */
   obsolete: string[]
+  /** The snapshot's format version, when it is older than the one written now (the caller migrates it). */
+  olderVersion?: number
+  /** The journals that were replayed over the snapshot, oldest first. */
+  replayed: string[]
 }
 
 export interface LoadLog {
@@ -34,30 +43,35 @@ export const journalPath = (dataFile: string, generation: number) => `${dataFile
  * journal line (a write cut short by a crash) is dropped with a warning; damage anywhere else
  * refuses start-up naming the file, the line and its byte offset, and changes no file.
  */
-export async function loadDataFile(path: string, state: State, log: LoadLog): Promise<LoadResult> {
+export async function loadDataFile(path: string, state: State, log: LoadLog, postingsWorker?: string): Promise<LoadResult> {
   const journals = listJournals(path)
   const size = existsSync(path) ? statSync(path).size : undefined
   if (!size) {
     if (journals.length > 0) {
       throw new StoreLoadError(`Data file ${path} is ${size === 0 ? 'empty' : 'missing'} but its journal ${journals[0]!.file} exists; restore the snapshot file or remove the journal. Nothing was changed.`)
     }
-    return { loaded: false, journal: 1, needsSnapshot: true, seq: 0, obsolete: [] }
+    return { loaded: false, journal: 1, needsSnapshot: true, seq: 0, obsolete: [], replayed: [] }
   }
   const header = await readHeader(path)
   if (!header) {
     await loadVersion1(path, state, log)
-    return { loaded: true, journal: 1, needsSnapshot: true, seq: 0, obsolete: journals.map((j) => j.file) }
+    return { loaded: true, journal: 1, needsSnapshot: true, seq: 0, obsolete: journals.map((j) => j.file), replayed: [] }
   }
-  await loadSnapshot(path, state)
+  if (header.version === 2) await loadVersion2Snapshot(path, state)
+  else await loadSnapshot(path, state, postingsWorker)
   const current = journals.filter((j) => j.generation >= header.journal)
   let seq = 0
   for (const [index, journal] of current.entries()) seq = await replayJournal(journal.file, state, log, index === current.length - 1, seq)
+  // The payments' lists by filter, built once the journal's changes are in too (PaymentIndex.load).
+  for (const account of state.accounts.values()) account.payments.loaded()
   return {
     loaded: true,
     seq,
     journal: current.at(-1)?.generation ?? header.journal,
     needsSnapshot: false,
     obsolete: journals.filter((j) => j.generation < header.journal).map((j) => j.file),
+    replayed: current.map((j) => j.file),
+    ...(header.version === 2 ? { olderVersion: 2 } : {}),
   }
 }
 
@@ -82,21 +96,121 @@ async function readHeader(path: string): Promise<z.infer<typeof SnapshotHeaderSc
   return undefined
 }
 
-function damaged(file: string, line: Line, problem: string): StoreLoadError {
-  return new StoreLoadError(
-    `Data file ${file} is damaged at line ${line.number} (byte offset ${line.offset}): ${problem}. Nothing was changed; repair or remove that line (or restore a backup), or pass another --data-file.`,
-  )
-}
+const damaged = damagedLine
+const describe = describeProblem
 
-function describe(error: unknown): string {
-  if (error instanceof z.ZodError) {
-    const issue = error.issues[0]!
-    return `${issue.path.length > 0 ? `${formatParam(issue.path as Array<string | number>)}: ` : ''}${issue.message}`
+/**
+ * A snapshot of the current version: the trailer first (it says where the postings region starts),
+ * then the postings region on another thread while this one reads the records before it.
+ */
+async function loadSnapshot(path: string, state: State, postingsWorker: string | undefined): Promise<void> {
+  const trailer = await readTrailer(path)
+  const postings = loadPostingsRegion(path, trailer.postings, trailer.offset, postingsWorker)
+  // Awaited below, once the records are in; a refusal before that is not left unhandled meanwhile.
+  postings.result.catch(() => {})
+  let records: { lines: number; records: number }
+  try {
+    records = await loadRecordRegion(path, state, trailer.postings)
+  } catch (error) {
+    postings.cancel()
+    throw error
   }
-  return error instanceof SyntaxError ? `not valid JSON (${error.message})` : (error as Error).message
+  let region
+  try {
+    region = await postings.result
+  } catch (error) {
+    if (error instanceof RegionError) throw damaged(path, { number: records.lines + error.where.line, offset: error.where.offset }, error.where.problem)
+    throw new StoreLoadError(`Data file ${path} could not be read: ${(error as Error).message}. Nothing was changed.`)
+  }
+  for (const [account, log] of region.logs) {
+    const tenant = state.accounts.get(account)
+    if (!tenant) throw new StoreLoadError(`Data file ${path} is damaged: it holds postings for account '${account}', which it does not hold. Nothing was changed; restore a backup or pass another --data-file.`)
+    tenant.postings = log
+  }
+  if (records.records + region.lines !== trailer.records) {
+    throw new StoreLoadError(`Data file ${path} is damaged: its last line announces ${trailer.records} records, but it holds ${records.records + region.lines}. Nothing was changed; restore a backup or pass another --data-file.`)
+  }
 }
 
-async function loadSnapshot(path: string, state: State): Promise<void> {
+/** The snapshot's last line, `{"end":true,"records":N,"postings":P}`, and its byte offset. */
+async function readTrailer(path: string): Promise<{ records: number; postings: number; offset: number }> {
+  const cutShort = new StoreLoadError(
+    `Data file ${path} is damaged: it does not end with the snapshot's last line ({"end":true,…}); it was cut short or changed. Nothing was changed; restore a backup or pass another --data-file.`,
+  )
+  const file = await open(path, 'r')
+  try {
+    const { size } = await file.stat()
+    const length = Math.min(size, 4096)
+    const { buffer } = await file.read(Buffer.alloc(length), 0, length, size - length)
+    if (buffer[length - 1] !== 0x0a) throw cutShort
+    const start = buffer.lastIndexOf(0x0a, length - 2) + 1
+    if (start === 0 && length < size) throw cutShort
+    const parsed = SnapshotTrailerSchema.safeParse(parseOrUndefined(buffer.toString('utf8', start, length - 1)))
+    const offset = size - length + start
+    if (!parsed.success || parsed.data.postings === undefined || parsed.data.postings > offset) throw cutShort
+    return { records: parsed.data.records, postings: parsed.data.postings, offset }
+  } finally {
+    await file.close()
+  }
+}
+
+function parseOrUndefined(text: string): unknown {
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+/** Everything before the postings region: the header, record lines, and each account's payments section. */
+async function loadRecordRegion(path: string, state: State, end: number): Promise<{ lines: number; records: number }> {
+  let lines = 0
+  let section: { account: string; payments: PaymentIndex; left: number } | undefined
+  const sections = new Set<string>()
+  for await (const batch of readLines(path, 0, 1 << 20, end)) {
+    for (const line of batch) {
+      lines = line.number
+      if (line.number === 1) continue
+      // The last line before the region ends where the region starts.
+      if (!line.terminated) throw damaged(path, line, 'the line ends where the postings region starts (the trailer\'s "postings" is not the start of a line)')
+      try {
+        const value: unknown = JSON.parse(line.text)
+        if (section) {
+          const payment = decodeRecord('payment', value) as PaymentRecord
+          if (!section.payments.load(payment)) throw new ChangeError(`payment '${payment.id}' is in the snapshot twice`)
+          if (--section.left === 0) section = undefined
+          continue
+        }
+        const header = paymentsSection(value)
+        if (!header) {
+          state.load(decodeSnapshotLine(value))
+          continue
+        }
+        const account = state.accounts.get(header.account)
+        if (!account) throw new ChangeError(`no account '${header.account}'`)
+        if (sections.has(header.account)) throw new ChangeError(`a second payments section for account '${header.account}'`)
+        sections.add(header.account)
+        if (header.count > 0) section = { account: header.account, payments: account.payments, left: header.count }
+      } catch (error) {
+        throw damaged(path, line, describe(error))
+      }
+    }
+  }
+  if (section) throw damaged(path, { number: lines + 1, offset: end }, `the payments section of account '${section.account}' ends ${section.left} payments short of its count`)
+  return { lines, records: lines - 1 }
+}
+
+/** A payments section line, or undefined for any other line; a section line that does not fit throws. */
+function paymentsSection(value: unknown): { account: string; count: number } | undefined {
+  if (value === null || typeof value !== 'object' || !('section' in value)) return undefined
+  const section = value as Record<string, unknown>
+  const fits = section.section === 'payments' && typeof section.account === 'string' && Number.isInteger(section.count) && (section.count as number) >= 0 && Object.keys(section).length === 3
+  if (!fits) throw new Error(`expected a payments section line ({"section":"payments","account":"acct_…","count":N})${section.section === 'postings' ? '; postings sections belong after the records, from the trailer\'s "postings" offset on' : ''}`)
+  return section as { account: string; count: number }
+}
+
+/** Version 2: one change a line, payments and postings included; migrated on start (file-store.ts). */
+async function loadVersion2Snapshot(path: string, state: State): Promise<void> {
   let trailer: Line | undefined
   let records = 0
   for await (const lines of readLines(path)) {

@@ -16,15 +16,12 @@ export function transactionToData(tx: Pick<LedgerTransaction, 'cause' | 'ref' | 
   return { cause: tx.cause, ref: tx.ref, at: new Date(tx.at).toISOString(), lines: tx.lines.map((line) => ({ account: line.account, amount: String(line.amount) })) }
 }
 
-export function appendTransactionData(log: PostingsLog, tx: TransactionData, canonicalRef: (ref: string) => string = (ref) => ref): void {
-  log.append(tx.cause, canonicalRef(tx.ref), Date.parse(tx.at), tx.lines.map((line) => ({ account: line.account, amount: BigInt(line.amount) })))
+export function appendTransactionData(log: PostingsLog, tx: TransactionData): void {
+  log.append(tx.cause, tx.ref, Date.parse(tx.at), tx.lines.map((line) => ({ account: line.account, amount: BigInt(line.amount) })))
 }
 
-/**
- * The log of loaded data. `canonicalRef` hands back the string the records already hold for a
- * reference (the payment's own id), so a million parsed copies are not kept twice.
- */
-export function postingsFromData(transactions: TransactionData[] | undefined, wallets: Iterable<WalletBalances>, canonicalRef: (ref: string) => string = (ref) => ref): PostingsLog {
+/** The log of loaded data. */
+export function postingsFromData(transactions: TransactionData[] | undefined, wallets: Iterable<WalletBalances>): PostingsLog {
   const log = new PostingsLog()
   if (transactions === undefined) {
     // Migration: the balances were there before postings were kept; as of the wallet's last change.
@@ -34,6 +31,6 @@ export function postingsFromData(transactions: TransactionData[] | undefined, wa
     }
     return log
   }
-  for (const tx of transactions) appendTransactionData(log, tx, canonicalRef)
+  for (const tx of transactions) appendTransactionData(log, tx)
   return log
 }

@@ -54,4 +54,9 @@ export interface StoreOptions {
   sync?: (fd: number, done: (error: NodeJS.ErrnoException | null) => void) => void
   /** The time written into snapshot headers. */
   now?: () => string
+  /**
+   * The compiled postings-worker.js, which reads a large snapshot's postings on another thread; when
+   * absent (or not there, as when running from the TypeScript sources), they are read on this one.
+   */
+  postingsWorker?: string
 }

@@ -280,7 +280,7 @@ describe('--data-file', () => {
     const proc = await start(['--data-file', file])
     expect((await api(proc.url, 'GET', '/v1/wallets?limit=1')).body.pagination.total).toBe(14)
     expect(await stop(proc)).toBe('exit 0')
-    expect(JSON.parse(readFileSync(file, 'utf8').split('\n')[0]!)).toMatchObject({ format: 'wallet-sandbox/snapshot', version: 2 })
+    expect(JSON.parse(readFileSync(file, 'utf8').split('\n')[0]!)).toMatchObject({ format: 'wallet-sandbox/snapshot', version: 3 })
   })
 
   it.each([

@@ -6,7 +6,8 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { put, remove, type Change } from '../../src/store/changes.js'
 import { BATCH_MS, type FlushTimer } from '../../src/store/journal-writer.js'
 import { createMemoryStore, openStore, StoreLoadError, type Store, type StoreOptions } from '../../src/store/store.js'
-import { ACCOUNT, paymentChanges, tenant, wallet } from '../helpers/store-records.js'
+import { encodePayment, encodeWallet } from '../../src/store/data.js'
+import { ACCOUNT, payment, paymentChanges, tenant, wallet } from '../helpers/store-records.js'
 
 let dir: string
 let file: string
@@ -51,6 +52,19 @@ const postingChange = (at: number, units: bigint): Change => ({
 })
 
 const snapshotOf = (store: Store) => JSON.stringify(store.toData())
+const AT = '2026-01-01T00:00:00.000Z'
+
+/**
+ * A snapshot's lines, edited, with the trailer made to fit them again (`added` lines more or fewer;
+ * the postings region starting where it now starts), so that a test damages only what it means to.
+ */
+function withTrailer(lines: string[], added = 0): string {
+  const end = lines.findIndex((line) => line.startsWith('{"end"'))
+  const region = lines.findIndex((line) => line.startsWith('{"section":"postings"'))
+  const postings = Buffer.byteLength(lines.slice(0, region === -1 ? end : region).map((line) => `${line}\n`).join(''))
+  lines[end] = lines[end]!.replace(/"records":(\d+)/, (_, n) => `"records":${Number(n) + added}`).replace(/"postings":\d+/, `"postings":${postings}`)
+  return lines.join('\n')
+}
 const filesIn = () => readdirSync(dir).sort()
 const bytesOf = (names: string[]) => names.map((name) => readFileSync(join(dir, name)))
 
@@ -131,7 +145,7 @@ describe('the data file', () => {
     const { loaded, store } = await openFile()
     expect(loaded).toBe(false)
     expect(store.accounts.size).toBe(0)
-    expect(JSON.parse(readFileSync(file, 'utf8').split('\n')[0]!)).toMatchObject({ format: 'wallet-sandbox/snapshot', version: 2, journal: 1 })
+    expect(JSON.parse(readFileSync(file, 'utf8').split('\n')[0]!)).toMatchObject({ format: 'wallet-sandbox/snapshot', version: 3, journal: 1 })
   })
 
   it.each([['null'], ['[]'], ['42'], ['"x"']])('refuses a file holding valid JSON of the wrong kind (%s), leaving it untouched', async (content) => {
@@ -177,9 +191,10 @@ describe('the data file', () => {
     await store.compact()
     await closeAll()
     const lines = readFileSync(file, 'utf8').split('\n')
-    lines[3] = lines[3]!.slice(0, 20)
-    writeFileSync(file, lines.join('\n'))
-    await expect(openFile()).rejects.toThrow(new RegExp(`Data file ${file} is damaged at line 4 \\(byte offset \\d+\\): not valid JSON`))
+    const index = lines.findIndex((line) => line.startsWith('{"put":"wallet"'))
+    lines[index] = lines[index]!.slice(0, 20)
+    writeFileSync(file, withTrailer(lines))
+    await expect(openFile()).rejects.toThrow(new RegExp(`Data file ${file} is damaged at line ${index + 1} \\(byte offset \\d+\\): not valid JSON`))
   })
 
   it('refuses a snapshot payment that does not fit its schema, naming the field', async () => {
@@ -187,10 +202,22 @@ describe('the data file', () => {
     await store.compact()
     await closeAll()
     const lines = readFileSync(file, 'utf8').split('\n')
-    const index = lines.findIndex((line) => line.includes('"put":"payment"'))
+    const index = lines.findIndex((line) => line.includes('"status":"pending"'))
     lines[index] = lines[index]!.replace('"status":"pending"', '"status":"paid"')
-    writeFileSync(file, lines.join('\n'))
+    writeFileSync(file, withTrailer(lines))
     await expect(openFile()).rejects.toThrow(new RegExp(`Data file ${file} is damaged at line ${index + 1} \\(byte offset \\d+\\): status: Invalid option`))
+  })
+
+  it('refuses a damaged transaction in the postings region, naming the line', async () => {
+    const store = await seeded(2)
+    store.apply([postingChange(0, 7n), postingChange(1, 3n)])
+    await store.compact()
+    await closeAll()
+    const lines = readFileSync(file, 'utf8').split('\n')
+    const index = lines.findLastIndex((line) => line.startsWith('["deposit"'))
+    lines[index] = lines[index]!.replace('"deposit"', '"gift"')
+    writeFileSync(file, withTrailer(lines))
+    await expect(openFile()).rejects.toThrow(new RegExp(`Data file ${file} is damaged at line ${index + 1} \\(byte offset \\d+\\): \\[0\\]: Invalid option`))
   })
 
   it('refuses a snapshot that holds one payment twice, naming the line of the second', async () => {
@@ -198,13 +225,36 @@ describe('the data file', () => {
     await store.compact()
     await closeAll()
     const lines = readFileSync(file, 'utf8').split('\n')
-    const index = lines.findIndex((line) => line.includes('"put":"payment"'))
-    const end = lines.findIndex((line) => line.startsWith('{"end"'))
-    lines.splice(end, 1, lines[index]!, lines[end]!.replace(/"records":(\d+)/, (_, n) => `"records":${Number(n) + 1}`))
-    writeFileSync(file, lines.join('\n'))
+    const section = lines.findIndex((line) => line.startsWith('{"section":"payments"'))
+    lines[section] = lines[section]!.replace(/"count":(\d+)/, (_, n) => `"count":${Number(n) + 1}`)
+    lines.splice(section + 2, 0, lines[section + 1]!)
+    writeFileSync(file, withTrailer(lines, 1))
     const before = readFileSync(file)
-    await expect(openFile()).rejects.toThrow(new RegExp(`Data file ${file} is damaged at line ${end + 1} \\(byte offset \\d+\\): payment '[^']+' is in the snapshot twice`))
+    await expect(openFile()).rejects.toThrow(new RegExp(`Data file ${file} is damaged at line ${section + 3} \\(byte offset \\d+\\): payment '[^']+' is in the snapshot twice`))
     expect(readFileSync(file)).toEqual(before)
+  })
+
+  it.each([
+    ['a payment line deleted (the section holds fewer than its count)', (lines: string[]) => lines.splice(lines.findIndex((line) => line.startsWith('{"section":"payments"')) + 1, 1), /ends 1 payments short/],
+    ['a transaction deleted (the postings section holds fewer than its count)', (lines: string[]) => lines.splice(lines.findIndex((line) => line.startsWith('["deposit"')), 1), /ends 1 transactions short/],
+  ])('refuses a snapshot with %s', async (_name, damage, problem) => {
+    const store = await seeded(3)
+    store.apply([postingChange(0, 7n), postingChange(1, 3n)])
+    await store.compact()
+    await closeAll()
+    const lines = readFileSync(file, 'utf8').split('\n')
+    damage(lines)
+    writeFileSync(file, withTrailer(lines, -1))
+    await expect(openFile()).rejects.toThrow(problem)
+  })
+
+  it('refuses a snapshot whose trailer does not point at the start of the postings region', async () => {
+    const store = await seeded(2)
+    await store.compact()
+    await closeAll()
+    const text = readFileSync(file, 'utf8')
+    writeFileSync(file, text.replace(/"postings":(\d+)/, (_, n) => `"postings":${Number(n) - 3}`))
+    await expect(openFile()).rejects.toThrow(StoreLoadError)
   })
 
   it('refuses a snapshot cut short (no last line)', async () => {
@@ -213,7 +263,40 @@ describe('the data file', () => {
     await closeAll()
     const text = readFileSync(file, 'utf8')
     writeFileSync(file, text.slice(0, text.lastIndexOf('{"end"')))
-    await expect(openFile()).rejects.toThrow(/without the snapshot's last line/)
+    await expect(openFile()).rejects.toThrow(/does not end with the snapshot's last line/)
+  })
+
+  it('migrates a version 2 snapshot (a line per change, in full) to version 3, keeping the files as they were in a folder beside it', async () => {
+    const full = (value: object) => JSON.stringify(value)
+    const tenantLine = full({ put: 'tenant', id: ACCOUNT, value: { account: { id: ACCOUNT, created_at: AT, whitelist_enforced: false }, rng_state: [1, 2, 3, 4], wallets: [], payments: [], orders: [], payouts: [], settlements: [], whitelist: [], webhooks: [], idempotency: [], quotes: [], postings: [] } })
+    const walletLine = full({ put: 'wallet', account: ACCOUNT, id: 'wal_a', value: { ...encodeWallet(wallet('wal_a', 9n, 1n)) } })
+    const paymentLine = full({ put: 'payment', account: ACCOUNT, id: 'pay_000000000000000000000001', value: encodePayment(payment(1, 'wal_a')) })
+    const posting = (at: number, cause: string, lines: Array<[string, string]>) => full({ append: 'postings', account: ACCOUNT, at, value: { cause, ref: 'x', at: AT, lines: lines.map(([account, amount]) => ({ account, amount })) } })
+    const snapshot = [
+      full({ format: 'wallet-sandbox/snapshot', version: 2, journal: 4, written_at: AT }),
+      tenantLine, walletLine, paymentLine,
+      posting(0, 'deposit', [['external:polygon:USDC', '-10'], ['wal_a:available', '10']]),
+      posting(1, 'payment.created', [['wal_a:available', '-1'], ['wal_a:locked', '1']]),
+      full({ end: true, records: 5 }),
+      '',
+    ].join('\n')
+    const journal = `${full({ seq: 1, changes: [{ put: 'whitelist', account: ACCOUNT, id: 'wla_1', value: { id: 'wla_1', address: '0x52908400098527886E0F7030069857D2E4169EE7', network: 'polygon', label: null, created_at: AT } }] })}\n`
+    writeFileSync(file, snapshot)
+    writeFileSync(`${file}.journal.4`, journal)
+    const { store } = await openFile()
+    const account = store.accounts.get(ACCOUNT)!
+    expect(account.payments.size).toBe(1)
+    expect(account.postings.size).toBe(2)
+    expect(account.whitelist.has('wla_1')).toBe(true)
+    const state = snapshotOf(store)
+    await closeAll()
+    const backup = `${file}.v2-backup`
+    expect(warnings.join('\n')).toContain(`written in the version 2 format; a new snapshot in version 3 (faster to load) is being written. The files as they were are kept in ${backup}.`)
+    expect(readFileSync(join(backup, 'ledger.json'), 'utf8')).toBe(snapshot)
+    expect(readFileSync(join(backup, 'ledger.json.journal.4'), 'utf8')).toBe(journal)
+    expect(JSON.parse(readFileSync(file, 'utf8').split('\n')[0]!)).toMatchObject({ version: 3, journal: 5 })
+    expect(filesIn()).toEqual(['ledger.json', 'ledger.json.journal.5', 'ledger.json.v2-backup'])
+    expect(snapshotOf((await openFile()).store)).toBe(state)
   })
 
   it('migrates a version 1 file (one JSON document), keeping the original beside it, with opening-balance postings', async () => {
@@ -233,7 +316,7 @@ describe('the data file', () => {
     expect(readFileSync(`${file}.v1-backup`, 'utf8')).toBe(original)
     expect(warnings.join('\n')).toContain(`The original is kept at ${file}.v1-backup`)
     await closeAll()
-    expect(JSON.parse(readFileSync(file, 'utf8').split('\n')[0]!)).toMatchObject({ version: 2 })
+    expect(JSON.parse(readFileSync(file, 'utf8').split('\n')[0]!)).toMatchObject({ version: 3 })
     expect(snapshotOf((await openFile()).store)).toBe(migrated)
   })
 })

@@ -1,0 +1,84 @@
+import type { Cause } from '../model/postings.js'
+import type { TransactionLine } from '../schemas/data-file.js'
+import { describeProblem } from './load-error.js'
+import { readLines } from './line-reader.js'
+import { PostingsLog } from './postings-log.js'
+import { isTransactionLine } from './transaction-checks.js'
+
+/**
+ * The postings region of a snapshot: its last part, bytes `[start, end)`, where each account's
+ * transactions follow a section line, `{"section":"postings","account":"acct_…","count":N}`, one
+ * short tuple a line (short-forms.ts). It sits apart from the records so that another thread can
+ * read it while the main one reads the records (postings-worker.ts): it is a third of a snapshot's
+ * bytes, and what it builds (typed arrays) moves between threads without a copy.
+ *
+ * Nothing here needs the rest of the store or zod (its schema is loaded only to name a problem).
+ */
+
+/** Where the region does not fit: `line` counts from the region's first line. */
+export interface RegionProblem {
+  line: number
+  offset: number
+  problem: string
+}
+
+export class RegionError extends Error {
+  override name = 'RegionError'
+  constructor(readonly where: RegionProblem) {
+    super(where.problem)
+  }
+}
+
+export interface PostingsRegion {
+  logs: Map<string, PostingsLog>
+  /** Lines read, section lines included. */
+  lines: number
+}
+
+export async function readPostingsRegion(path: string, start: number, end: number): Promise<PostingsRegion> {
+  const logs = new Map<string, PostingsLog>()
+  let log: PostingsLog | undefined
+  let left = 0
+  let lines = 0
+  for await (const batch of readLines(path, start, 1 << 20, end)) {
+    for (const line of batch) {
+      lines = line.number
+      try {
+        if (!line.terminated) throw new Error('the region ends in the middle of a line')
+        const value: unknown = JSON.parse(line.text)
+        if (left > 0) {
+          append(log!, isTransactionLine(value) ? (value as TransactionLine) : await checkedLine(value))
+          left--
+          continue
+        }
+        const section = sectionOf(value)
+        if (logs.has(section.account)) throw new Error(`a second postings section for account '${section.account}'`)
+        logs.set(section.account, (log = new PostingsLog()))
+        left = section.count
+      } catch (error) {
+        throw new RegionError({ line: line.number, offset: line.offset, problem: describeProblem(error) })
+      }
+    }
+  }
+  if (left > 0) throw new RegionError({ line: lines + 1, offset: end, problem: `the last postings section ends ${left} transactions short of its count` })
+  return { logs, lines }
+}
+
+function append(log: PostingsLog, [cause, ref, at, lines]: TransactionLine): void {
+  log.append(cause as Cause, ref, Date.parse(at), lines.map(([account, amount]) => ({ account, amount: BigInt(amount) })))
+}
+
+/** A line the plain check refused: the schema names the problem (throws). */
+async function checkedLine(value: unknown): Promise<TransactionLine> {
+  const { TransactionLineSchema } = await import('../schemas/data-file.js')
+  return TransactionLineSchema.parse(value)
+}
+
+function sectionOf(value: unknown): { account: string; count: number } {
+  const section = value as Record<string, unknown> | null
+  const fits =
+    section !== null && typeof section === 'object' && !Array.isArray(section) && section.section === 'postings' && typeof section.account === 'string' &&
+    Number.isInteger(section.count) && (section.count as number) >= 0 && Object.keys(section).length === 3
+  if (!fits) throw new Error('expected a postings section line ({"section":"postings","account":"acct_…","count":N})')
+  return section as { account: string; count: number }
+}
