@@ -24,6 +24,18 @@ describe('IdTable', () => {
     )
   })
 
+  it('finds every record at every moment while it grows, a few slots moved at a time', () => {
+    const table = new IdTable<Item>((item) => item.id)
+    const items = Array.from({ length: 100_000 }, (_, i) => ({ id: `pay_${i.toString(36)}` }))
+    items.forEach((item, i) => {
+      expect(table.addNew(item)).toBe(true)
+      // Now and then, mid-growth, every record so far (a lookup also moves a few slots).
+      if (i % 9_973 === 0) for (let j = 0; j <= i; j++) if (table.get(items[j]!.id) !== items[j]) throw new Error(`lost ${items[j]!.id} after ${i + 1} inserts`)
+    })
+    expect(table.addNew({ id: items[77_777]!.id })).toBe(false)
+    expect(table.size).toBe(items.length)
+  })
+
   it('keeps ids that share a hash slot apart (a table of 8 slots, 4 ids)', () => {
     const table = new IdTable<Item>((item) => item.id, 8)
     const items = ['pay_a', 'pay_b', 'pay_c', 'pay_d'].map((id) => ({ id }))
