@@ -5,6 +5,7 @@ import { decodeRecord, encodeRecord, RECORD_KINDS } from './codec.js'
 import { DataSchema, TransactionDataSchema, TransactionLineSchema, type TransactionData, type TransactionLine } from '../schemas/data-file.js'
 import { isTransactionData, isTransactionLine } from './transaction-checks.js'
 import { transactionFromLine, transactionLine } from './short-forms.js'
+import type { Patch } from './journal-patches.js'
 
 /**
  * The two line formats of the data file. A journal line is one change set:
@@ -20,9 +21,11 @@ const ChangeLineSchema = z.union([
   z.object({ replace: z.unknown() }).strict(),
 ])
 type ChangeLine = z.infer<typeof ChangeLineSchema>
+/** Journal lines only (journal-patches.ts). */
+const PatchLineSchema = z.object({ patch: z.enum(['wallet', 'payment']), account: z.string(), id: z.string(), value: z.record(z.string(), z.unknown()) }).strict()
 
 const RngSchema = z.tuple([z.number(), z.number(), z.number(), z.number()])
-const JournalLineSchema = z.object({ seq: z.number().int().min(1), changes: z.array(ChangeLineSchema), rng: z.record(z.string(), RngSchema).optional() }).strict()
+const JournalLineSchema = z.object({ seq: z.number().int().min(1), changes: z.array(z.union([ChangeLineSchema, PatchLineSchema])), rng: z.record(z.string(), RngSchema).optional() }).strict()
 
 export const SNAPSHOT_FORMAT = 'wallet-sandbox/snapshot'
 /** 3: payments and postings in sections of short lines, postings last (docs/snapshots.md); 2 (a line per change) still loads. */
@@ -71,21 +74,33 @@ export function decodeSnapshotLine(value: unknown): Change {
   return decodeChange((isPlainChange(value) ? value : ChangeLineSchema.parse(value)) as ChangeLine)
 }
 
-/** The journal line of a change set, newline included; undefined when nothing in it is kept. */
-export function encodeJournalLine(seq: number, changes: ChangeSet, rng: Record<string, RngState>): string | undefined {
-  const lines = changes.flatMap((change) => encodeChange(change) ?? [])
+/**
+ * The journal line of a change set, newline included; undefined when nothing in it is kept.
+ * `patches` (from `patchesOf`, taken before the set was applied) says which puts to write as patches.
+ */
+export function encodeJournalLine(seq: number, changes: ChangeSet, rng: Record<string, RngState>, patches?: ReadonlyArray<Patch | 'unchanged' | undefined>): string | undefined {
+  const lines = changes.flatMap((change, index) => {
+    const patch = patches?.[index]
+    if (patch === 'unchanged') return []
+    return patch ?? encodeChange(change) ?? []
+  })
   if (lines.length === 0) return undefined
-  return `${JSON.stringify({ seq, changes: lines, rng })}\n`
+  for (const _ in rng) return `${JSON.stringify({ seq, changes: lines, rng })}\n`
+  return `${JSON.stringify({ seq, changes: lines })}\n`
 }
 
+/** A line of no changes that moves the accounts' generators on (a clean stop's last line). */
+export const encodeGeneratorsLine = (seq: number, rng: Record<string, RngState>): string => `${JSON.stringify({ seq, changes: [], rng })}\n`
+
 /**
- * A journal line. One that holds only plain puts and appends (nearly all) is checked without the
- * schema's union parse, which was most of the cost of replaying a journal; anything else, or
- * anything that does not fit, goes through the schema, which names the problem.
+ * A journal line. One that holds only plain puts, patches and appends (nearly all) is checked
+ * without the schema's union parse, which was most of the cost of replaying a journal; anything
+ * else, or anything that does not fit, goes through the schema, which names the problem. Patches
+ * come back as they are: `resolvePatches` turns them into puts against the state.
  */
-export function decodeJournalLine(value: unknown): { seq: number; changes: Change[]; rng: Record<string, RngState> } {
+export function decodeJournalLine(value: unknown): { seq: number; changes: Array<Change | Patch>; rng: Record<string, RngState> } {
   const line = (isPlainJournalLine(value) ? value : JournalLineSchema.parse(value)) as z.infer<typeof JournalLineSchema>
-  return { seq: line.seq, changes: line.changes.map(decodeChange), rng: (line.rng ?? {}) as Record<string, RngState> }
+  return { seq: line.seq, changes: line.changes.map((change) => ('patch' in change ? change : decodeChange(change))), rng: (line.rng ?? {}) as Record<string, RngState> }
 }
 
 function isPlainJournalLine(value: unknown): boolean {
@@ -94,7 +109,20 @@ function isPlainJournalLine(value: unknown): boolean {
   if (!Number.isInteger(line.seq) || (line.seq as number) < 1 || !Array.isArray(line.changes)) return false
   for (const key in line) if (key !== 'seq' && key !== 'changes' && key !== 'rng') return false
   if (line.rng !== undefined && !isRngStates(line.rng)) return false
-  return line.changes.every(isPlainChange)
+  return line.changes.every((change) => isPlainChange(change) || isPlainPatch(change))
+}
+
+/** What PatchLineSchema accepts. */
+function isPlainPatch(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return false
+  const patch = value as Record<string, unknown>
+  let keys = 0
+  for (const key in patch) {
+    keys++
+    if (key !== 'patch' && key !== 'account' && key !== 'id' && key !== 'value') return false
+  }
+  const fields = patch.value
+  return keys === 4 && (patch.patch === 'wallet' || patch.patch === 'payment') && typeof patch.account === 'string' && typeof patch.id === 'string' && fields !== null && typeof fields === 'object' && !Array.isArray(fields)
 }
 
 /** A `put` of a known kind or an `append`, with nothing else in it (the strict objects of ChangeLineSchema). */

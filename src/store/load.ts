@@ -8,12 +8,13 @@ import { restoreRng } from '../rng.js'
 import { firstInconsistency } from '../schemas/data-file-consistency.js'
 import { DataSchema, type Data } from '../schemas/data-file.js'
 import { decodeRecord } from './codec.js'
+import { lookupIn, resolvePatches } from './journal-patches.js'
 import { readLines, type Line } from './line-reader.js'
 import { decodeJournalLine, decodeSnapshotLine, SnapshotHeaderSchema, SnapshotTrailerSchema } from './lines.js'
 import { damagedLine, describeProblem, StoreLoadError } from './load-error.js'
 import type { PaymentIndex } from './payment-index.js'
 import { loadPostingsRegion } from './postings-loader.js'
-import { RegionError } from './postings-region.js'
+import { RegionError, type PostingsSections } from './postings-region.js'
 import { ChangeError, type State } from './state.js'
 
 export interface LoadResult {
@@ -30,6 +31,11 @@ export interface LoadResult {
   olderVersion?: number
   /** The journals that were replayed over the snapshot, oldest first. */
   replayed: string[]
+  /** Where the snapshot holds each log's transactions. */
+  postings: PostingsSections
+  /** Records in the snapshot, and change sets replayed over it: what decides the next compaction. */
+  snapshotRecords: number
+  journalLines: number
 }
 
 export interface LoadLog {
@@ -50,18 +56,23 @@ export async function loadDataFile(path: string, state: State, log: LoadLog, pos
     if (journals.length > 0) {
       throw new StoreLoadError(`Data file ${path} is ${size === 0 ? 'empty' : 'missing'} but its journal ${journals[0]!.file} exists; restore the snapshot file or remove the journal. Nothing was changed.`)
     }
-    return { loaded: false, journal: 1, needsSnapshot: true, seq: 0, obsolete: [], replayed: [] }
+    return { loaded: false, journal: 1, needsSnapshot: true, seq: 0, obsolete: [], replayed: [], postings: new WeakMap(), snapshotRecords: 0, journalLines: 0 }
   }
   const header = await readHeader(path)
   if (!header) {
     await loadVersion1(path, state, log)
-    return { loaded: true, journal: 1, needsSnapshot: true, seq: 0, obsolete: journals.map((j) => j.file), replayed: [] }
+    return { loaded: true, journal: 1, needsSnapshot: true, seq: 0, obsolete: journals.map((j) => j.file), replayed: [], postings: new WeakMap(), snapshotRecords: 0, journalLines: 0 }
   }
-  if (header.version === 2) await loadVersion2Snapshot(path, state)
-  else await loadSnapshot(path, state, postingsWorker)
+  const postings: PostingsSections = new WeakMap()
+  const snapshotRecords = header.version === 2 ? await loadVersion2Snapshot(path, state) : await loadSnapshot(path, state, postingsWorker, postings)
   const current = journals.filter((j) => j.generation >= header.journal)
   let seq = 0
-  for (const [index, journal] of current.entries()) seq = await replayJournal(journal.file, state, log, index === current.length - 1, seq)
+  let journalLines = 0
+  for (const [index, journal] of current.entries()) {
+    const replayed = await replayJournal(journal.file, state, log, index === current.length - 1, seq)
+    seq = replayed.seq
+    journalLines += replayed.lines
+  }
   // The payments' lists by filter, built once the journal's changes are in too (PaymentIndex.load).
   for (const account of state.accounts.values()) account.payments.loaded()
   return {
@@ -71,6 +82,9 @@ export async function loadDataFile(path: string, state: State, log: LoadLog, pos
     needsSnapshot: false,
     obsolete: journals.filter((j) => j.generation < header.journal).map((j) => j.file),
     replayed: current.map((j) => j.file),
+    postings,
+    snapshotRecords,
+    journalLines,
     ...(header.version === 2 ? { olderVersion: 2 } : {}),
   }
 }
@@ -103,7 +117,8 @@ const describe = describeProblem
  * A snapshot of the current version: the trailer first (it says where the postings region starts),
  * then the postings region on another thread while this one reads the records before it.
  */
-async function loadSnapshot(path: string, state: State, postingsWorker: string | undefined): Promise<void> {
+/** Answers the number of records. */
+async function loadSnapshot(path: string, state: State, postingsWorker: string | undefined, sections: PostingsSections): Promise<number> {
   const trailer = await readTrailer(path)
   const postings = loadPostingsRegion(path, trailer.postings, trailer.offset, postingsWorker)
   // Awaited below, once the records are in; a refusal before that is not left unhandled meanwhile.
@@ -126,10 +141,12 @@ async function loadSnapshot(path: string, state: State, postingsWorker: string |
     const tenant = state.accounts.get(account)
     if (!tenant) throw new StoreLoadError(`Data file ${path} is damaged: it holds postings for account '${account}', which it does not hold. Nothing was changed; restore a backup or pass another --data-file.`)
     tenant.postings = log
+    sections.set(log, region.sections.get(account)!)
   }
   if (records.records + region.lines !== trailer.records) {
     throw new StoreLoadError(`Data file ${path} is damaged: its last line announces ${trailer.records} records, but it holds ${records.records + region.lines}. Nothing was changed; restore a backup or pass another --data-file.`)
   }
+  return trailer.records
 }
 
 /** The snapshot's last line, `{"end":true,"records":N,"postings":P}`, and its byte offset. */
@@ -209,8 +226,8 @@ function paymentsSection(value: unknown): { account: string; count: number } | u
   return section as { account: string; count: number }
 }
 
-/** Version 2: one change a line, payments and postings included; migrated on start (file-store.ts). */
-async function loadVersion2Snapshot(path: string, state: State): Promise<void> {
+/** Version 2: one change a line, payments and postings included; migrated on start (file-store.ts). Answers the number of records. */
+async function loadVersion2Snapshot(path: string, state: State): Promise<number> {
   let trailer: Line | undefined
   let records = 0
   for await (const lines of readLines(path)) {
@@ -234,24 +251,28 @@ async function loadVersion2Snapshot(path: string, state: State): Promise<void> {
     }
   }
   if (!trailer) throw new StoreLoadError(`Data file ${path} is damaged: it ends after ${records} records, without the snapshot's last line ({"end":true,…}). Nothing was changed; restore a backup or pass another --data-file.`)
+  return records
 }
 
-/** Answers the number of the last change set read. */
-async function replayJournal(file: string, state: State, log: LoadLog, last: boolean, previousSeq: number): Promise<number> {
+/** Answers the number of the last change set read, and how many lines were. */
+async function replayJournal(file: string, state: State, log: LoadLog, last: boolean, previousSeq: number): Promise<{ seq: number; lines: number }> {
   let previous = previousSeq
+  let replayed = 0
+  const lookup = lookupIn(state.accounts)
   for await (const lines of readLines(file)) {
     for (const line of lines) {
       if (!line.terminated && last) {
         // Only a crash in the middle of the very last write leaves this; that change was never acknowledged as durable.
         log.warn(`Data file ${file}: dropped a torn last line (line ${line.number}, byte offset ${line.offset}, ${Buffer.byteLength(line.text)} bytes), left by a write cut short; the file now ends before it.`)
         truncateSync(file, line.offset)
-        return previous
+        return { seq: previous, lines: replayed }
       }
       try {
         const entry = decodeJournalLine(JSON.parse(line.text))
         if (entry.seq <= previous) throw new Error(`change ${entry.seq} follows change ${previous}; the journal is out of order`)
         previous = entry.seq
-        state.apply(entry.changes, true)
+        state.apply(resolvePatches(entry.changes, lookup), true)
+        replayed++
         for (const [id, rng] of Object.entries(entry.rng)) {
           const account = state.accounts.get(id)
           if (account) account.rng = restoreRng(rng)
@@ -261,7 +282,7 @@ async function replayJournal(file: string, state: State, log: LoadLog, last: boo
       }
     }
   }
-  return previous
+  return { seq: previous, lines: replayed }
 }
 
 /** The format before the journal: one JSON document (`version: 1`). Read whole (it was written whole), then migrated. */

@@ -74,7 +74,16 @@ describe('decodeJournalLine', () => {
     ['a posting of an unknown cause', (line) => ({ ...line, changes: [{ ...line.changes[0], value: { ...posting, cause: 'gift' } }] })],
     ['a posting dated never', (line) => ({ ...line, changes: [{ ...line.changes[0], value: { ...posting, at: 'yesterday' } }] })],
     ['a wallet put that does not fit its schema', (line) => ({ ...line, changes: [{ ...line.changes[1], value: { ...wallet, status: 'lost' } }] })],
+    ['a patch of a kind that is not patched', (line) => ({ ...line, changes: [{ patch: 'webhook', account: ACCOUNT, id: 'we_1', value: { url: 'x' } }] })],
+    ['a patch without its account', (line) => ({ ...line, changes: [{ patch: 'wallet', id: 'wal_a', value: { available: '1' } }] })],
+    ['a patch whose fields are not an object', (line) => ({ ...line, changes: [{ patch: 'wallet', account: ACCOUNT, id: 'wal_a', value: ['1'] }] })],
+    ['a patch with a key it does not have', (line) => ({ ...line, changes: [{ patch: 'wallet', account: ACCOUNT, id: 'wal_a', value: {}, at: 1 }] })],
   ]
+
+  it('decodes a patch as it is, for the replay to apply to the record', () => {
+    const patch = { patch: 'wallet', account: ACCOUNT, id: 'wal_a', value: { available: '90', updated_at: '2026-01-02T00:00:00.000Z' } }
+    expect(decodeJournalLine({ seq: 9, changes: [structuredClone(patch)] }).changes).toEqual([patch])
+  })
 
   it.each(damaged)('refuses %s', (_, damage) => {
     expect(() => decodeJournalLine(damage(valid()))).toThrow()
@@ -94,6 +103,7 @@ describe('decodeSnapshotLine', () => {
     ['an append with a key it does not have', { ...append, id: 'x' }],
     ['a posting of zero', { ...append, value: { ...posting, lines: [{ account: 'wal_a:available', amount: '-0' }] } }],
     ['a put of an unknown kind', { put: 'coupon', account: ACCOUNT, id: 'c_1', value: {} }],
+    ['a patch (journal lines only)', { patch: 'wallet', account: ACCOUNT, id: 'wal_a', value: { available: '1' } }],
   ])('refuses %s', (_, line) => {
     expect(() => decodeSnapshotLine(line)).toThrow()
   })

@@ -1,0 +1,93 @@
+import fc from 'fast-check'
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, describe, expect, it } from 'vitest'
+import { put, type Change } from '../../src/store/changes.js'
+import { openStore, type Store } from '../../src/store/store.js'
+import type { PaymentRecord, WalletRecord } from '../../src/model/records.js'
+import { ACCOUNT, payment, tenant, wallet } from '../helpers/store-records.js'
+
+/**
+ * Puts of existing wallets and payments are journaled as patches (src/store/journal-patches.ts).
+ * Whatever the change sets (a record put several times in one set, a field changed and changed
+ * back, puts that change nothing, a compaction between), the journal must replay to the same state.
+ */
+
+const root = mkdtempSync(join(tmpdir(), 'wallet-sandbox-patches-'))
+afterAll(() => rmSync(root, { recursive: true, force: true }))
+
+const LATER = ['2026-01-02T00:00:00.000Z', '2026-01-03T00:00:00.000Z']
+
+/** One put: a wallet or payment (new or existing), with some fields changed. */
+const step = fc.record({
+  kind: fc.constantFrom('wallet' as const, 'payment' as const),
+  pick: fc.nat(5),
+  available: fc.bigInt({ min: 0n, max: 2n ** 70n }),
+  status: fc.constantFrom('active', 'frozen'),
+  paymentStatus: fc.constantFrom('pending', 'processing', 'completed'),
+  at: fc.constantFrom(...LATER),
+  metadata: fc.boolean(),
+  same: fc.boolean(),
+})
+const changeSet = fc.array(step, { minLength: 1, maxLength: 4 })
+
+const stateOf = (store: Store) => JSON.stringify(store.toData())
+
+describe('journal patches', () => {
+  it('replay to exactly the state that was journaled (property)', async () => {
+    let run = 0
+    await fc.assert(
+      fc.asyncProperty(fc.array(changeSet, { maxLength: 12 }), fc.nat(12), async (sets, compactAt) => {
+        const file = join(root, `run-${run++}`, 'ledger.json')
+        const { store } = await openStore({ dataFile: file })
+        store.apply([tenant(), put('wallet', ACCOUNT, 'wal_0', wallet('wal_0', 100n))])
+        let nextSeq = 1
+        for (const [index, set] of sets.entries()) {
+          if (index === compactAt) void store.compact()
+          const account = store.accounts.get(ACCOUNT)!
+          const changes: Change[] = []
+          // What this set has put so far, so that a record put twice changes from its own last value.
+          const pending = new Map<string, WalletRecord | PaymentRecord>()
+          for (const s of set) {
+            if (s.kind === 'wallet') {
+              const id = `wal_${s.pick % 3}`
+              const base = (pending.get(id) as WalletRecord | undefined) ?? account.wallets.get(id) ?? wallet(id, 0n)
+              const next: WalletRecord = s.same ? { ...base } : { ...base, available: s.available, status: s.status as WalletRecord['status'], updated_at: s.at, metadata: s.metadata ? { note: s.at } : base.metadata }
+              pending.set(id, next)
+              changes.push(put('wallet', ACCOUNT, id, next))
+            } else {
+              const existing = account.payments.values()
+              const chosen = existing.length > 0 && s.pick < 4 ? existing[s.pick % existing.length]! : undefined
+              const base = (chosen && (pending.get(chosen.id) as PaymentRecord | undefined)) ?? chosen ?? payment(nextSeq++, 'wal_0')
+              const next: PaymentRecord = s.same ? { ...base } : { ...base, status: s.paymentStatus as PaymentRecord['status'], updated_at: s.at, tx_hash: s.paymentStatus === 'completed' ? '0xabc' : null }
+              pending.set(next.id, next)
+              changes.push(put('payment', ACCOUNT, next.id, next))
+            }
+          }
+          store.apply(changes)
+        }
+        const live = stateOf(store)
+        await store.close()
+        const reopened = await openStore({ dataFile: file })
+        expect(stateOf(reopened.store)).toBe(live)
+        await reopened.store.close()
+      }),
+      { numRuns: 60 },
+    )
+  }, 60_000)
+
+  it('journal a payment change set as the wallet’s changed fields and the new payment in short', async () => {
+    const file = join(root, 'lines', 'ledger.json')
+    const { store } = await openStore({ dataFile: file })
+    store.apply([tenant(), put('wallet', ACCOUNT, 'wal_0', wallet('wal_0', 100n))])
+    const source = store.accounts.get(ACCOUNT)!.wallets.get('wal_0')!
+    store.apply([put('wallet', ACCOUNT, 'wal_0', { ...source, available: 99n, locked: 1n }), put('payment', ACCOUNT, 'pay_000000000000000000000001', payment(1, 'wal_0'))])
+    store.apply([put('wallet', ACCOUNT, 'wal_0', { ...store.accounts.get(ACCOUNT)!.wallets.get('wal_0')! })])
+    await store.close()
+    const lines = readFileSync(`${file}.journal.1`, 'utf8').trim().split('\n').map((line) => JSON.parse(line))
+    expect(lines).toHaveLength(2)
+    expect(lines[1].changes[0]).toEqual({ patch: 'wallet', account: ACCOUNT, id: 'wal_0', value: { available: '99', locked: '1' } })
+    expect(lines[1].changes[1].value).not.toHaveProperty('description')
+  })
+})
