@@ -101,7 +101,6 @@ export interface SandboxOptions {
   stream?: Partial<StreamOptions>
 }
 
-/** Builds the whole sandbox from a validated config. The only place where modules are wired. */
 /**
  * The compiled worker that reads a large snapshot's postings. From dist/sandbox.js and from the CLI
  * bundle (dist/cli.bundle.cjs) alike it is dist/store/postings-worker.js; from the TypeScript sources
@@ -109,6 +108,7 @@ export interface SandboxOptions {
  */
 const POSTINGS_WORKER = fileURLToPath(new URL('store/postings-worker.js', import.meta.url))
 
+/** Builds the whole sandbox from a validated config. The only place where modules are wired. */
 export async function createSandbox(config: Config, options: SandboxOptions = {}): Promise<Sandbox> {
   const logger = options.logger ?? createLogger({ quiet: config.quiet, json: config.logFormat === 'json' })
   const fixtures = loadFixtures(config.fixtures)

@@ -29,15 +29,32 @@ export class RegionError extends Error {
   }
 }
 
+/** Where a section's transactions lie in the file: bytes `[start, end)`, `count` lines. */
+export interface SectionBytes {
+  start: number
+  end: number
+  count: number
+}
+
+/**
+ * Where each account's log has its transactions in the snapshot on disk, by the log (an account
+ * reset or restored gets a new one): what a compaction may copy from it.
+ */
+export type PostingsSections = WeakMap<PostingsLog, SectionBytes>
+
 export interface PostingsRegion {
   logs: Map<string, PostingsLog>
+  /** By account, where its transactions are (a compaction copies them instead of writing them again). */
+  sections: Map<string, SectionBytes>
   /** Lines read, section lines included. */
   lines: number
 }
 
 export async function readPostingsRegion(path: string, start: number, end: number): Promise<PostingsRegion> {
   const logs = new Map<string, PostingsLog>()
+  const sections = new Map<string, SectionBytes>()
   let log: PostingsLog | undefined
+  let current: SectionBytes | undefined
   let left = 0
   let lines = 0
   for await (const batch of readLines(path, start, 1 << 20, end)) {
@@ -51,9 +68,13 @@ export async function readPostingsRegion(path: string, start: number, end: numbe
           left--
           continue
         }
+        // The section before ends where this one's line starts.
+        if (current) current.end = line.offset
         const section = sectionOf(value)
         if (logs.has(section.account)) throw new Error(`a second postings section for account '${section.account}'`)
         logs.set(section.account, (log = new PostingsLog()))
+        current = { start: line.offset + Buffer.byteLength(line.text) + 1, end: end, count: section.count }
+        sections.set(section.account, current)
         left = section.count
       } catch (error) {
         throw new RegionError({ line: line.number, offset: line.offset, problem: describeProblem(error) })
@@ -61,7 +82,7 @@ export async function readPostingsRegion(path: string, start: number, end: numbe
     }
   }
   if (left > 0) throw new RegionError({ line: lines + 1, offset: end, problem: `the last postings section ends ${left} transactions short of its count` })
-  return { logs, lines }
+  return { logs, sections, lines }
 }
 
 function append(log: PostingsLog, [cause, ref, at, lines]: TransactionLine): void {

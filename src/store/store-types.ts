@@ -48,8 +48,9 @@ export interface StoreOptions {
   warn?: (message: string) => void
   /** Paces batched writes (tests drive it by hand). */
   timer?: FlushTimer
-  /** Journal size that triggers a compaction (bytes; at least the snapshot's size). */
+  /** The least journal that triggers a compaction, in bytes and in change sets (tests lower them; see file-store.ts). */
   compactAfterBytes?: number
+  compactAfterLines?: number
   /** The journal's fsync (tests observe when it runs). */
   sync?: (fd: number, done: (error: NodeJS.ErrnoException | null) => void) => void
   /** The time written into snapshot headers. */

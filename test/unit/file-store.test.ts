@@ -114,6 +114,31 @@ describe('change sets', () => {
     expect(compacted.wallets.get('wal_a')!.available).toBe(10n)
   })
 
+  it('a compaction copies the transactions the snapshot on disk holds, and writes those since', async () => {
+    const store = await seeded(0)
+    store.apply([postingChange(0, 7n), postingChange(1, 3n)])
+    await store.compact()
+    await closeAll()
+    // The snapshot's lines, spaced out by hand: still JSON, and a copy keeps them as they are.
+    const spaced = readFileSync(file, 'utf8').replace(/^\["deposit",/gm, '[ "deposit",')
+    writeFileSync(file, spaced)
+    const reopened = (await openFile()).store
+    reopened.apply([postingChange(2, 5n)])
+    await reopened.compact()
+    const lines = readFileSync(file, 'utf8').split('\n')
+    expect(lines.filter((line) => line.startsWith('[ "deposit",'))).toHaveLength(2)
+    expect(lines.filter((line) => line.startsWith('["deposit",'))).toHaveLength(1)
+    expect(lines.find((line) => line.startsWith('{"section":"postings"'))).toContain('"count":3')
+    // An account built anew (a reset) has a new log: written whole.
+    reopened.apply([tenant()])
+    reopened.apply([postingChange(0, 1n)])
+    await reopened.compact()
+    expect(readFileSync(file, 'utf8').split('\n').filter((line) => line.includes('"deposit"'))).toEqual([expect.stringMatching(/^\["deposit",/)])
+    const state = snapshotOf(reopened)
+    await closeAll()
+    expect(snapshotOf((await openFile()).store)).toBe(state)
+  })
+
   it('refuse a journaled posting that is not a transaction, naming where it is', async () => {
     const store = await seeded(0)
     await store.flush()
@@ -133,7 +158,9 @@ describe('the data file', () => {
     await closeAll()
     const journal = readFileSync(`${file}.journal.1`, 'utf8').trim().split('\n').map((line) => JSON.parse(line))
     expect(journal).toHaveLength(6)
-    expect(journal[1].changes.map((c: { put?: string }) => c.put)).toEqual(['wallet', 'payment'])
+    // The wallet exists: its put is journaled as the fields it changes (journal-patches.ts).
+    expect(journal[1].changes.map((c: { put?: string; patch?: string }) => c.put ?? `patch ${c.patch}`)).toEqual(['patch wallet', 'payment'])
+    expect(journal[1].changes[0].value).toEqual({ available: '999999', locked: '1' })
     expect(journal[5].changes).toEqual([{ delete: 'whitelist', account: ACCOUNT, id: 'wla_1' }])
     const again = await openFile()
     expect(again.loaded).toBe(true)
@@ -409,6 +436,25 @@ describe('compaction', () => {
     const again = await openFile()
     expect(snapshotOf(again.store)).toBe(before)
     expect(again.store.accounts.get(ACCOUNT)!.payments.size).toBe(seq)
+  })
+
+  it.each([
+    ['change sets', { compactAfterLines: 20, compactAfterBytes: 1 << 30 }],
+    ['bytes', { compactAfterLines: 1 << 30, compactAfterBytes: 4096 }],
+  ])('starts on its own once the journal holds more %s than the least it waits for, and goes on from the restart', async (_name, least) => {
+    const store = await seeded(0, least)
+    let seq = 0
+    while (filesIn().includes('ledger.json.journal.1') && seq < 200) {
+      store.apply(paymentChanges(store.accounts.get(ACCOUNT)!.wallets.get('wal_a')!, ++seq))
+      // Written (the journal's size counts what reached the file), and a turn for a compaction to finish in.
+      await store.flush()
+    }
+    expect(filesIn()).toEqual(['ledger.json', 'ledger.json.journal.2', 'ledger.json.lock'])
+    expect(seq).toBeGreaterThan(10)
+    expect(seq).toBeLessThan(200)
+    const before = snapshotOf(store)
+    await closeAll()
+    expect(snapshotOf((await openFile(least)).store)).toBe(before)
   })
 
   it('a restore (replace) is journaled and followed by a compaction', async () => {
