@@ -4,7 +4,7 @@ import {
   AccountDataSchema, AccountRecordDataSchema, IdempotencyDataSchema, KeyDataSchema, OrderDataSchema, PaymentDataSchema, PayoutDataSchema, QuoteDataSchema, SettlementDataSchema, WalletDataSchema, WebhookDataSchema, WhitelistDataSchema,
 } from '../schemas/data-file.js'
 import { accountFromData, accountToData, decodeOrder, decodeWallet, encodeOrder, encodeWallet } from './data.js'
-import { createPaymentDecoder } from './payment-decoder.js'
+import { decodePaymentData } from './payment-decoder.js'
 import { isPaymentData, isWalletData } from './plain-checks.js'
 import { expandPayment, shortPayment } from './short-forms.js'
 import type { IdempotencyRecord } from '../model/records.js'
@@ -33,7 +33,7 @@ const CODECS: Record<RecordKind, Codec> = {
   // Every change set that moves money puts its wallets: a journal holds one per payment at least.
   wallet: { schema: WalletDataSchema, fits: isWalletData, encode: encodeWallet, decode: decodeWallet },
   // Most of a large data file: written short (short-forms.ts), interned as it is decoded (payment-decoder.ts).
-  payment: { schema: PaymentDataSchema, expand: expandPayment, fits: isPaymentData, encode: shortPayment, decode: createPaymentDecoder() },
+  payment: { schema: PaymentDataSchema, expand: expandPayment, fits: isPaymentData, encode: shortPayment, decode: decodePaymentData },
   order: { schema: OrderDataSchema, encode: encodeOrder, decode: decodeOrder },
   payout: plain(PayoutDataSchema),
   settlement: plain(SettlementDataSchema),

@@ -75,7 +75,8 @@ export async function openFileStore(options: StoreOptions & { dataFile: string }
     return journal.bytes > limits.bytes || journalLines > limits.lines
   }
 
-  function compact(): Promise<void> {
+  /** Starts a compaction unless one runs (what a full journal asks for). */
+  function startCompaction(): Promise<void> {
     compacting ??= (async () => {
       const previous = journalPath(path, generation)
       generation++
@@ -94,8 +95,20 @@ export async function openFileStore(options: StoreOptions & { dataFile: string }
     return compacting
   }
 
+  /**
+   * A snapshot of everything applied so far: after the compaction that runs, if any (it holds only
+   * what came before it started), a new one, unless nothing was journaled since that one started.
+   */
+  async function compact(): Promise<void> {
+    if (compacting) {
+      await compacting
+      if (journalLines === 0) return
+    }
+    await startCompaction()
+  }
+
   // A snapshot of an older version is written anew at once, so that the next start reads the current one.
-  if (loaded.olderVersion !== undefined) void compact()
+  if (loaded.olderVersion !== undefined) void startCompaction()
 
   return {
     loaded: loaded.loaded,
@@ -114,7 +127,7 @@ export async function openFileStore(options: StoreOptions & { dataFile: string }
         journal.append(line)
         journalLines++
         // A whole-state replace is one long line; a new snapshot makes it a starting point instead.
-        if (compactionDue() || changes.some((change) => change.op === 'replace')) void compact()
+        if (compactionDue() || changes.some((change) => change.op === 'replace')) void startCompaction()
       },
       durable: () => journal.durable(),
       flush: () => journal.flush(),

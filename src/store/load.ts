@@ -3,15 +3,14 @@ import { open, readFile } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import * as z from 'zod'
 import { formatParam } from '../errors.js'
-import type { PaymentRecord } from '../model/records.js'
 import { restoreRng } from '../rng.js'
 import { firstInconsistency } from '../schemas/data-file-consistency.js'
 import { DataSchema, type Data } from '../schemas/data-file.js'
-import { decodeRecord } from './codec.js'
 import { lookupIn, resolvePatches } from './journal-patches.js'
 import { readLines, type Line } from './line-reader.js'
 import { decodeJournalLine, decodeSnapshotLine, SnapshotHeaderSchema, SnapshotTrailerSchema } from './lines.js'
 import { damagedLine, describeProblem, StoreLoadError } from './load-error.js'
+import { readPaymentChunk } from './payment-chunks.js'
 import type { PaymentIndex } from './payment-index.js'
 import { loadPostingsRegion } from './postings-loader.js'
 import { RegionError, type PostingsSections } from './postings-region.js'
@@ -143,8 +142,8 @@ async function loadSnapshot(path: string, state: State, postingsWorker: string |
     tenant.postings = log
     sections.set(log, region.sections.get(account)!)
   }
-  if (records.records + region.lines !== trailer.records) {
-    throw new StoreLoadError(`Data file ${path} is damaged: its last line announces ${trailer.records} records, but it holds ${records.records + region.lines}. Nothing was changed; restore a backup or pass another --data-file.`)
+  if (records.records + region.records !== trailer.records) {
+    throw new StoreLoadError(`Data file ${path} is damaged: its last line announces ${trailer.records} records, but it holds ${records.records + region.records}. Nothing was changed; restore a backup or pass another --data-file.`)
   }
   return trailer.records
 }
@@ -179,9 +178,10 @@ function parseOrUndefined(text: string): unknown {
   }
 }
 
-/** Everything before the postings region: the header, record lines, and each account's payments section. */
+/** Everything before the postings region: the header, record lines, and each account's payments section. Answers the lines and the records read. */
 async function loadRecordRegion(path: string, state: State, end: number): Promise<{ lines: number; records: number }> {
   let lines = 0
+  let records = 0
   let section: { account: string; payments: PaymentIndex; left: number } | undefined
   const sections = new Set<string>()
   for await (const batch of readLines(path, 0, 1 << 20, end)) {
@@ -193,14 +193,17 @@ async function loadRecordRegion(path: string, state: State, end: number): Promis
       try {
         const value: unknown = JSON.parse(line.text)
         if (section) {
-          const payment = decodeRecord('payment', value) as PaymentRecord
-          if (!section.payments.load(payment)) throw new ChangeError(`payment '${payment.id}' is in the snapshot twice`)
-          if (--section.left === 0) section = undefined
+          const payments = readPaymentChunk(value, section.left)
+          for (const payment of payments) if (!section.payments.load(payment)) throw new ChangeError(`payment '${payment.id}' is in the snapshot twice`)
+          records += payments.length
+          section.left -= payments.length
+          if (section.left === 0) section = undefined
           continue
         }
         const header = paymentsSection(value)
         if (!header) {
           state.load(decodeSnapshotLine(value))
+          records++
           continue
         }
         const account = state.accounts.get(header.account)
@@ -214,7 +217,7 @@ async function loadRecordRegion(path: string, state: State, end: number): Promis
     }
   }
   if (section) throw damaged(path, { number: lines + 1, offset: end }, `the payments section of account '${section.account}' ends ${section.left} payments short of its count`)
-  return { lines, records: lines - 1 }
+  return { lines, records }
 }
 
 /** A payments section line, or undefined for any other line; a section line that does not fit throws. */

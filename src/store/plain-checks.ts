@@ -19,21 +19,43 @@ function isStringRecord(value: unknown): boolean {
   return true
 }
 
-const PAYMENT_KEYS: ReadonlySet<string> = new Set(Object.keys(PaymentDataSchema.shape))
 const PAYMENT_STATUSES: ReadonlySet<unknown> = new Set(PaymentDataSchema.shape.status.options)
+const isUnits = (value: unknown) => isString(value) && DIGITS.test(value)
+
+type PaymentField = keyof typeof PaymentDataSchema.shape
+
+/** Each field of a payment, and what PaymentDataSchema takes there unchanged. */
+export const PAYMENT_FIELDS: Readonly<Record<PaymentField, (value: unknown) => boolean>> = {
+  id: isString,
+  seq: Number.isInteger,
+  amount_units: isUnits,
+  amount: isString,
+  currency: isString,
+  network: (value) => NETWORK_SET.has(value),
+  status: (value) => PAYMENT_STATUSES.has(value),
+  source: isString,
+  destination: isString,
+  destination_type: (value) => value === 'wallet' || value === 'address',
+  description: isStringOrNull,
+  metadata: isStringRecord,
+  tx_hash: isStringOrNull,
+  failure_code: isStringOrNull,
+  failure_message: isStringOrNull,
+  payout_id: isStringOrNull,
+  created_at: isString,
+  updated_at: isString,
+  completed_at: isStringOrNull,
+  plan: (value) => value === null || isPlan(value),
+}
+const PAYMENT_CHECKS = Object.entries(PAYMENT_FIELDS)
 
 /** What PaymentDataSchema takes unchanged: its fields, of their types, and no other. */
 export function isPaymentData(data: unknown): boolean {
   if (data === null || typeof data !== 'object') return false
   const p = data as Record<string, unknown>
-  for (const key in p) if (!PAYMENT_KEYS.has(key)) return false
-  return (
-    isString(p.id) && Number.isInteger(p.seq) && isString(p.amount_units) && DIGITS.test(p.amount_units) && isString(p.amount) && isString(p.currency) &&
-    NETWORK_SET.has(p.network) && PAYMENT_STATUSES.has(p.status) && isString(p.source) && isString(p.destination) &&
-    (p.destination_type === 'wallet' || p.destination_type === 'address') && isStringOrNull(p.description) && isStringRecord(p.metadata) &&
-    isStringOrNull(p.tx_hash) && isStringOrNull(p.failure_code) && isStringOrNull(p.failure_message) && isStringOrNull(p.payout_id) &&
-    isString(p.created_at) && isString(p.updated_at) && isStringOrNull(p.completed_at) && (p.plan === null || isPlan(p.plan))
-  )
+  for (const key in p) if (!Object.hasOwn(PAYMENT_FIELDS, key)) return false
+  for (const [field, fits] of PAYMENT_CHECKS) if (!fits(p[field])) return false
+  return true
 }
 
 function isPlan(value: unknown): boolean {

@@ -26,7 +26,7 @@ export function loadPostingsRegion(path: string, start: number, end: number, wor
   const worker = new Worker(workerFile, { workerData: { path, start, end } })
   const result = new Promise<PostingsRegion>((resolve, reject) => {
     worker.once('message', (answer: PostingsWorkerAnswer) => {
-      if (answer.ok) resolve({ lines: answer.lines, logs: new Map(answer.logs.map(([account, columns]) => [account, PostingsLog.fromColumns(columns)])), sections: new Map(answer.sections) })
+      if (answer.ok) resolve({ lines: answer.lines, records: answer.records, logs: new Map(answer.logs.map(([account, columns]) => [account, PostingsLog.fromColumns(columns)])), sections: new Map(answer.sections) })
       else reject(answer.problem ? new RegionError(answer.problem) : new Error(answer.message))
       void worker.terminate()
     })

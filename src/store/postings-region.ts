@@ -1,18 +1,15 @@
-import type { Cause } from '../model/postings.js'
-import type { TransactionLine } from '../schemas/data-file.js'
 import { describeProblem } from './load-error.js'
 import { readLines } from './line-reader.js'
 import { PostingsLog } from './postings-log.js'
-import { isTransactionLine } from './transaction-checks.js'
+import { appendTransactionChunk } from './transaction-chunks.js'
 
 /**
  * The postings region of a snapshot: its last part, bytes `[start, end)`, where each account's
- * transactions follow a section line, `{"section":"postings","account":"acct_…","count":N}`, one
- * short tuple a line (short-forms.ts). It sits apart from the records so that another thread can
- * read it while the main one reads the records (postings-worker.ts): it is a third of a snapshot's
- * bytes, and what it builds (typed arrays) moves between threads without a copy.
- *
- * Nothing here needs the rest of the store or zod (its schema is loaded only to name a problem).
+ * transactions follow a section line, `{"section":"postings","account":"acct_…","count":N}`, a
+ * thousand to a line in columns (transaction-chunks.ts). It sits apart from the records so that
+ * another thread can read it while the main one reads the records (postings-worker.ts): it is a
+ * third of a snapshot's bytes, and what it builds (typed arrays) moves between threads without a
+ * copy. Nothing here needs the rest of the store, or zod.
  */
 
 /** Where the region does not fit: `line` counts from the region's first line. */
@@ -46,8 +43,9 @@ export interface PostingsRegion {
   logs: Map<string, PostingsLog>
   /** By account, where its transactions are (a compaction copies them instead of writing them again). */
   sections: Map<string, SectionBytes>
-  /** Lines read, section lines included. */
+  /** Lines read, section lines included, and the transactions they hold. */
   lines: number
+  records: number
 }
 
 export async function readPostingsRegion(path: string, start: number, end: number): Promise<PostingsRegion> {
@@ -57,6 +55,7 @@ export async function readPostingsRegion(path: string, start: number, end: numbe
   let current: SectionBytes | undefined
   let left = 0
   let lines = 0
+  let records = 0
   for await (const batch of readLines(path, start, 1 << 20, end)) {
     for (const line of batch) {
       lines = line.number
@@ -64,8 +63,9 @@ export async function readPostingsRegion(path: string, start: number, end: numbe
         if (!line.terminated) throw new Error('the region ends in the middle of a line')
         const value: unknown = JSON.parse(line.text)
         if (left > 0) {
-          append(log!, isTransactionLine(value) ? (value as TransactionLine) : await checkedLine(value))
-          left--
+          const appended = appendTransactionChunk(log!, value, left)
+          left -= appended
+          records += appended
           continue
         }
         // The section before ends where this one's line starts.
@@ -73,7 +73,7 @@ export async function readPostingsRegion(path: string, start: number, end: numbe
         const section = sectionOf(value)
         if (logs.has(section.account)) throw new Error(`a second postings section for account '${section.account}'`)
         logs.set(section.account, (log = new PostingsLog()))
-        current = { start: line.offset + Buffer.byteLength(line.text) + 1, end: end, count: section.count }
+        current = { start: line.offset + Buffer.byteLength(line.text) + 1, end, count: section.count }
         sections.set(section.account, current)
         left = section.count
       } catch (error) {
@@ -82,17 +82,7 @@ export async function readPostingsRegion(path: string, start: number, end: numbe
     }
   }
   if (left > 0) throw new RegionError({ line: lines + 1, offset: end, problem: `the last postings section ends ${left} transactions short of its count` })
-  return { logs, sections, lines }
-}
-
-function append(log: PostingsLog, [cause, ref, at, lines]: TransactionLine): void {
-  log.append(cause as Cause, ref, Date.parse(at), lines.map(([account, amount]) => ({ account, amount: BigInt(amount) })))
-}
-
-/** A line the plain check refused: the schema names the problem (throws). */
-async function checkedLine(value: unknown): Promise<TransactionLine> {
-  const { TransactionLineSchema } = await import('../schemas/data-file.js')
-  return TransactionLineSchema.parse(value)
+  return { logs, sections, lines, records }
 }
 
 function sectionOf(value: unknown): { account: string; count: number } {

@@ -1,4 +1,3 @@
-import type { LedgerTransaction } from '../model/postings.js'
 import type { PaymentRecord } from '../model/records.js'
 import type { TransactionData, TransactionLine } from '../schemas/data-file.js'
 import type { encodePayment } from './data.js'
@@ -83,8 +82,5 @@ export function expandPayment(data: unknown): unknown {
 }
 
 export const transactionLine = (tx: TransactionData): TransactionLine => [tx.cause, tx.ref, tx.at, tx.lines.map((line) => [line.account, line.amount] as [string, string])]
-
-/** The same, from a transaction of the log (a snapshot writes a million of them). */
-export const transactionLineOf = (tx: LedgerTransaction): TransactionLine => [tx.cause, tx.ref, new Date(tx.at).toISOString(), tx.lines.map((line) => [line.account, String(line.amount)] as [string, string])]
 
 export const transactionFromLine = ([cause, ref, at, lines]: TransactionLine): TransactionData => ({ cause, ref, at, lines: lines.map(([account, amount]) => ({ account, amount })) })

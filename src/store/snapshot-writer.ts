@@ -1,14 +1,15 @@
 import { open, rename, type FileHandle } from 'node:fs/promises'
 import { dirname } from 'node:path'
 import { put, type Change } from './changes.js'
-import { encodeRecord } from './codec.js'
 import { encodeChange, SNAPSHOT_FORMAT, SNAPSHOT_VERSION } from './lines.js'
 import { OrderIndex } from './order-index.js'
 import { PaymentIndex } from './payment-index.js'
 import { SettlementIndex } from './settlement-index.js'
 import { PostingsLog } from './postings-log.js'
 import type { PostingsSections } from './postings-region.js'
-import { transactionLineOf } from './short-forms.js'
+import { paymentChunk, PAYMENTS_PER_CHUNK } from './payment-chunks.js'
+import { transactionChunk, TRANSACTIONS_PER_CHUNK } from './transaction-chunks.js'
+import type { LedgerTransaction } from '../model/postings.js'
 import type { AccountState } from './account-state.js'
 import type { State } from './state.js'
 
@@ -18,15 +19,16 @@ const COPY_BYTES = 1 << 20
 
 /**
  * The lines of a snapshot (see docs/snapshots.md), header and trailer aside. Records come first,
- * each account's payments in a section of short lines (`{"section":"payments",…,"count":N}`); then,
- * from byte `postings` of the trailer on, every account's transactions in sections of their own
- * (postings-region.ts), which a loader reads on another thread.
+ * one a line, but each account's payments in a section (`{"section":"payments",…,"count":N}`) of
+ * lines of a thousand in columns (payment-chunks.ts); then, from byte `postings` of the trailer on,
+ * every account's transactions in sections of their own (postings-region.ts), which a loader reads
+ * on another thread.
  *
  * The state may change between two slices (compaction runs while requests go on): a record is
  * always read whole, a section holds what was there when its first line was written, and the journal
  * that starts with the snapshot replays every change made since, so the result is exact.
  */
-function* recordLines(state: State, written: Set<string>): Generator<string> {
+function* recordLines(state: State, written: Set<string>): Generator<Line> {
   for (const [account, tenant] of state.accounts) {
     written.add(account)
     // The account and its generator's position; its records follow.
@@ -58,8 +60,11 @@ function* recordLines(state: State, written: Set<string>): Generator<string> {
     const payments = tenant.payments.values()
     const count = payments.length
     if (count === 0) continue
-    yield section('payments', account, count)
-    for (let i = 0; i < count; i++) yield JSON.stringify(encodeRecord('payment', payments[i]!))
+    yield { text: section('payments', account, count), records: 0 }
+    for (let from = 0; from < count; from += PAYMENTS_PER_CHUNK) {
+      const chunk = payments.slice(from, Math.min(from + PAYMENTS_PER_CHUNK, count))
+      yield { text: JSON.stringify(paymentChunk(chunk)), records: chunk.length }
+    }
   }
   for (const key of state.keys.values()) yield changeLine(put('key', undefined, key.key, key))
   for (const [id, value] of Object.entries(state.control)) yield changeLine(put('control', undefined, id, value))
@@ -70,31 +75,44 @@ function* recordLines(state: State, written: Set<string>): Generator<string> {
   }
 }
 
-function* transactionLines(postings: PostingsLog, from: number, to: number): Generator<string> {
-  for (let id = from; id <= to; id++) yield JSON.stringify(transactionLineOf(postings.transaction(id)))
+function* transactionLines(postings: PostingsLog, from: number, to: number): Generator<Line> {
+  for (let first = from; first <= to; first += TRANSACTIONS_PER_CHUNK) {
+    const transactions: LedgerTransaction[] = []
+    for (let id = first; id <= Math.min(first + TRANSACTIONS_PER_CHUNK - 1, to); id++) transactions.push(postings.transaction(id))
+    yield { text: JSON.stringify(transactionChunk(transactions)), records: transactions.length }
+  }
 }
 
-const changeLine = (change: Change) => JSON.stringify(encodeChange(change))
+/** A line of the snapshot, and how many records it holds (a section's first line: none). */
+interface Line {
+  text: string
+  records: number
+}
+
+const changeLine = (change: Change): Line => ({ text: JSON.stringify(encodeChange(change)), records: 1 })
 const section = (kind: 'payments' | 'postings', account: string, count: number) => JSON.stringify({ section: kind, account, count })
 
 /** The snapshot file being written: lines gathered into chunks, each chunk's write a yield to the event loop. */
 class SnapshotOutput {
   records = 0
+  lines = 0
   bytes = 0
   private chunk = ''
   private sliceStart = performance.now()
 
   constructor(private readonly file: FileHandle) {}
 
-  line(text: string): void {
+  line({ text, records }: Line): void {
     this.chunk += `${text}\n`
-    this.records++
+    this.records += records
+    this.lines++
   }
 
-  async lines(lines: Iterable<string>): Promise<void> {
-    for (const text of lines) {
-      this.line(text)
-      if ((this.records & 15) === 0 && performance.now() - this.sliceStart > SLICE_MS) await this.flush()
+  async write(lines: Iterable<Line>): Promise<void> {
+    for (const line of lines) {
+      this.line(line)
+      // A line may hold a thousand records: the clock is read after each.
+      if (performance.now() - this.sliceStart > SLICE_MS) await this.flush()
     }
   }
 
@@ -104,8 +122,8 @@ class SnapshotOutput {
     this.sliceStart = performance.now()
   }
 
-  /** `count` lines that another file holds as they should be, at bytes `[start, end)`. */
-  async copy(from: FileHandle, start: number, end: number, count: number): Promise<void> {
+  /** Lines that another file holds as they should be, at bytes `[start, end)`, with `records` records. */
+  async copy(from: FileHandle, start: number, end: number, records: number): Promise<void> {
     await this.flush()
     const buffer = Buffer.allocUnsafe(Math.min(COPY_BYTES, end - start))
     for (let position = start; position < end; ) {
@@ -114,7 +132,7 @@ class SnapshotOutput {
       this.bytes += (await this.file.write(buffer, 0, bytesRead)).bytesWritten
       position += bytesRead
     }
-    this.records += count
+    this.records += records
   }
 }
 
@@ -135,10 +153,9 @@ export async function writeSnapshot(path: string, state: State, journal: number,
   const postings: PostingsSections = new WeakMap()
   let postingsStart: number
   try {
-    out.line(JSON.stringify({ format: SNAPSHOT_FORMAT, version: SNAPSHOT_VERSION, journal, written_at: now }))
-    out.records = 0
+    out.line({ text: JSON.stringify({ format: SNAPSHOT_FORMAT, version: SNAPSHOT_VERSION, journal, written_at: now }), records: 0 })
     const written = new Set<string>()
-    await out.lines(recordLines(state, written))
+    await out.write(recordLines(state, written))
     await out.flush()
     postingsStart = out.bytes
     // Only for accounts whose records were written (one created since has its postings in the journal).
@@ -146,7 +163,7 @@ export async function writeSnapshot(path: string, state: State, journal: number,
       const log = state.accounts.get(account)?.postings
       if (!log || log.size === 0) continue
       const count = log.size
-      out.line(section('postings', account, count))
+      out.line({ text: section('postings', account, count), records: 0 })
       await out.flush()
       const start = out.bytes
       const before = source && previous!.get(log)
@@ -155,11 +172,11 @@ export async function writeSnapshot(path: string, state: State, journal: number,
         await out.copy(source!, before.start, before.end, before.count)
         from = before.count + 1
       }
-      await out.lines(transactionLines(log, from, count))
+      await out.write(transactionLines(log, from, count))
       await out.flush()
       postings.set(log, { start, end: out.bytes, count })
     }
-    out.line(JSON.stringify({ end: true, records: out.records, postings: postingsStart }))
+    out.line({ text: JSON.stringify({ end: true, records: out.records, postings: postingsStart }), records: 0 })
     await out.flush()
     await file.sync()
   } finally {
@@ -169,7 +186,7 @@ export async function writeSnapshot(path: string, state: State, journal: number,
   // Not the synchronous calls: on a busy disk a rename or a directory's fsync can hold the event loop for long.
   await rename(temporary, path)
   await syncDirectory(dirname(path))
-  return { records: out.records - 1, bytes: out.bytes, postings }
+  return { records: out.records, bytes: out.bytes, postings }
 }
 
 /** The rename itself is durable only once the directory is. */

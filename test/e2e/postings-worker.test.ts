@@ -20,7 +20,7 @@ let dir: string
 let openStore: typeof OpenStore
 
 /** Enough deposits that the postings region is past the size a thread is started for (4 MB). */
-const DEPOSITS = 40_000
+const DEPOSITS = 70_000
 
 function deposits(): Change[] {
   return Array.from({ length: DEPOSITS }, (_, at) => ({
@@ -65,12 +65,12 @@ describe('the postings of a large snapshot, read on another thread', () => {
 
   it('names a damaged transaction by its line in the file and its byte offset', async () => {
     const lines = readFileSync(join(dir, 'ledger.json'), 'utf8').split('\n')
-    const index = lines.findIndex((line) => line.includes('"0xsender30000"'))
+    const index = lines.findIndex((line) => line.includes('"0xsender60000"'))
     lines[index] = lines[index]!.replace('"deposit"', '"gift"')
     const damaged = join(dir, 'damaged.json')
     writeFileSync(damaged, lines.join('\n'))
     const offset = Buffer.byteLength(lines.slice(0, index).map((line) => `${line}\n`).join(''))
-    const expected = `Data file ${damaged} is damaged at line ${index + 1} (byte offset ${offset}): [0]: Invalid option`
+    const expected = `Data file ${damaged} is damaged at line ${index + 1} (byte offset ${offset}): cause[0]: expected one of "opening_balance"|`
     await expect(openStore({ dataFile: damaged, postingsWorker: WORKER })).rejects.toThrow(expected)
     await expect(openStore({ dataFile: damaged })).rejects.toThrow(expected)
   })

@@ -119,21 +119,22 @@ describe('change sets', () => {
     store.apply([postingChange(0, 7n), postingChange(1, 3n)])
     await store.compact()
     await closeAll()
-    // The snapshot's lines, spaced out by hand: still JSON, and a copy keeps them as they are.
-    const spaced = readFileSync(file, 'utf8').replace(/^\["deposit",/gm, '[ "deposit",')
-    writeFileSync(file, spaced)
+    // The snapshot's transactions, spaced out by hand: still JSON, and a copy keeps them as they are.
+    const lines = readFileSync(file, 'utf8').split('\n')
+    const region = lines.findIndex((line) => line.startsWith('{"section":"postings"'))
+    lines[region + 1] = lines[region + 1]!.replace('{"count":', '{ "count":')
+    writeFileSync(file, lines.join('\n'))
     const reopened = (await openFile()).store
     reopened.apply([postingChange(2, 5n)])
     await reopened.compact()
-    const lines = readFileSync(file, 'utf8').split('\n')
-    expect(lines.filter((line) => line.startsWith('[ "deposit",'))).toHaveLength(2)
-    expect(lines.filter((line) => line.startsWith('["deposit",'))).toHaveLength(1)
-    expect(lines.find((line) => line.startsWith('{"section":"postings"'))).toContain('"count":3')
+    const transactions = readFileSync(file, 'utf8').split('\n').filter((line) => line.includes('"cause":'))
+    expect(transactions).toEqual([expect.stringMatching(/^\{ "count":2,/), expect.stringMatching(/^\{"count":1,/)])
+    expect(readFileSync(file, 'utf8')).toContain('{"section":"postings","account":"acct_store_test","count":3}')
     // An account built anew (a reset) has a new log: written whole.
     reopened.apply([tenant()])
     reopened.apply([postingChange(0, 1n)])
     await reopened.compact()
-    expect(readFileSync(file, 'utf8').split('\n').filter((line) => line.includes('"deposit"'))).toEqual([expect.stringMatching(/^\["deposit",/)])
+    expect(readFileSync(file, 'utf8').split('\n').filter((line) => line.includes('"cause":'))).toEqual([expect.stringMatching(/^\{"count":1,/)])
     const state = snapshotOf(reopened)
     await closeAll()
     expect(snapshotOf((await openFile()).store)).toBe(state)
@@ -229,10 +230,10 @@ describe('the data file', () => {
     await store.compact()
     await closeAll()
     const lines = readFileSync(file, 'utf8').split('\n')
-    const index = lines.findIndex((line) => line.includes('"status":"pending"'))
-    lines[index] = lines[index]!.replace('"status":"pending"', '"status":"paid"')
+    const index = lines.findIndex((line) => line.startsWith('{"section":"payments"')) + 1
+    lines[index] = lines[index]!.replace('"pending"', '"paid"')
     writeFileSync(file, withTrailer(lines))
-    await expect(openFile()).rejects.toThrow(new RegExp(`Data file ${file} is damaged at line ${index + 1} \\(byte offset \\d+\\): status: Invalid option`))
+    await expect(openFile()).rejects.toThrow(new RegExp(`Data file ${file} is damaged at line ${index + 1} \\(byte offset \\d+\\): status\\[0\\]: Invalid option`))
   })
 
   it('refuses a damaged transaction in the postings region, naming the line', async () => {
@@ -241,37 +242,39 @@ describe('the data file', () => {
     await store.compact()
     await closeAll()
     const lines = readFileSync(file, 'utf8').split('\n')
-    const index = lines.findLastIndex((line) => line.startsWith('["deposit"'))
+    const index = lines.findIndex((line) => line.includes('"cause":'))
     lines[index] = lines[index]!.replace('"deposit"', '"gift"')
     writeFileSync(file, withTrailer(lines))
-    await expect(openFile()).rejects.toThrow(new RegExp(`Data file ${file} is damaged at line ${index + 1} \\(byte offset \\d+\\): \\[0\\]: Invalid option`))
+    await expect(openFile()).rejects.toThrow(new RegExp(`Data file ${file} is damaged at line ${index + 1} \\(byte offset \\d+\\): cause\\[0\\]: expected one of`))
   })
 
-  it('refuses a snapshot that holds one payment twice, naming the line of the second', async () => {
+  it('refuses a snapshot that holds one payment twice, naming the line', async () => {
     const store = await seeded(2)
     await store.compact()
     await closeAll()
     const lines = readFileSync(file, 'utf8').split('\n')
-    const section = lines.findIndex((line) => line.startsWith('{"section":"payments"'))
-    lines[section] = lines[section]!.replace(/"count":(\d+)/, (_, n) => `"count":${Number(n) + 1}`)
-    lines.splice(section + 2, 0, lines[section + 1]!)
-    writeFileSync(file, withTrailer(lines, 1))
+    const index = lines.findIndex((line) => line.startsWith('{"section":"payments"')) + 1
+    const chunk = JSON.parse(lines[index]!)
+    chunk.id[1] = chunk.id[0]
+    lines[index] = JSON.stringify(chunk)
+    writeFileSync(file, withTrailer(lines))
     const before = readFileSync(file)
-    await expect(openFile()).rejects.toThrow(new RegExp(`Data file ${file} is damaged at line ${section + 3} \\(byte offset \\d+\\): payment '[^']+' is in the snapshot twice`))
+    await expect(openFile()).rejects.toThrow(new RegExp(`Data file ${file} is damaged at line ${index + 1} \\(byte offset \\d+\\): payment '${chunk.id[0]}' is in the snapshot twice`))
     expect(readFileSync(file)).toEqual(before)
   })
 
   it.each([
-    ['a payment line deleted (the section holds fewer than its count)', (lines: string[]) => lines.splice(lines.findIndex((line) => line.startsWith('{"section":"payments"')) + 1, 1), /ends 1 payments short/],
-    ['a transaction deleted (the postings section holds fewer than its count)', (lines: string[]) => lines.splice(lines.findIndex((line) => line.startsWith('["deposit"')), 1), /ends 1 transactions short/],
-  ])('refuses a snapshot with %s', async (_name, damage, problem) => {
+    ['its payments deleted (the section holds fewer than its count)', (lines: string[]) => lines.splice(lines.findIndex((line) => line.startsWith('{"section":"payments"')) + 1, 1), -3, /ends 3 payments short/],
+    ['its transactions deleted (the postings section holds fewer than its count)', (lines: string[]) => lines.splice(lines.findIndex((line) => line.includes('"cause":')), 1), -2, /ends 2 transactions short/],
+    ['a chunk that holds more than its section has left', (lines: string[]) => lines.splice(lines.findIndex((line) => line.startsWith('{"section":"payments"')), 1, lines.find((line) => line.startsWith('{"section":"payments"'))!.replace('"count":3', '"count":2')), -1, /count: the chunk holds 3 records, more than the 2 its section has left/],
+  ])('refuses a snapshot with %s', async (_name, damage, added, problem) => {
     const store = await seeded(3)
     store.apply([postingChange(0, 7n), postingChange(1, 3n)])
     await store.compact()
     await closeAll()
     const lines = readFileSync(file, 'utf8').split('\n')
     damage(lines)
-    writeFileSync(file, withTrailer(lines, -1))
+    writeFileSync(file, withTrailer(lines, added))
     await expect(openFile()).rejects.toThrow(problem)
   })
 
@@ -455,6 +458,17 @@ describe('compaction', () => {
     const before = snapshotOf(store)
     await closeAll()
     expect(snapshotOf((await openFile(least)).store)).toBe(before)
+  })
+
+  it('compact() while one runs waits for it, then takes in what changed meanwhile', async () => {
+    const store = await seeded(2)
+    void store.compact()
+    store.apply(paymentChanges(store.accounts.get(ACCOUNT)!.wallets.get('wal_a')!, 3))
+    await store.compact()
+    await store.flush()
+    expect(filesIn()).toEqual(['ledger.json', 'ledger.json.journal.3', 'ledger.json.lock'])
+    expect(readFileSync(`${file}.journal.3`, 'utf8')).toBe('')
+    expect(readFileSync(file, 'utf8')).toContain('"count":3')
   })
 
   it('a restore (replace) is journaled and followed by a compaction', async () => {
