@@ -1,4 +1,4 @@
-import { keccak_256 } from '@noble/hashes/sha3.js'
+import { keccak256 } from './keccak.js'
 import type { Rng } from '../rng.js'
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/
@@ -12,7 +12,7 @@ export function toHex(bytes: Uint8Array): string {
 export function toChecksumAddress(address: string): string {
   if (!EVM_ADDRESS.test(address)) throw new TypeError(`not an EVM address: ${address}`)
   const lower = address.slice(2).toLowerCase()
-  const hash = toHex(keccak_256(new TextEncoder().encode(lower)))
+  const hash = toHex(keccak256(new TextEncoder().encode(lower)))
   let out = '0x'
   for (let i = 0; i < lower.length; i++) {
     const char = lower[i]!
