@@ -66,6 +66,28 @@ const mimeTypesOnFirstUse = onFirstUse('mime-types', `{
 }`)
 
 /**
+ * Node's own modules that bundled packages require as they load but use only for what the sandbox
+ * never does: ws requires `tls` and `https` for client connections (the stream is a server), and
+ * commander `child_process` for subcommands run as executables. Loading them is about 12 ms of a
+ * cold start (`child_process` brings `dgram` along). The stand-in loads the module on first use of
+ * any member.
+ */
+const BUILTINS_ON_FIRST_USE = ['tls', 'https', 'child_process']
+const builtinsOnFirstUse = {
+  name: 'builtins-on-first-use',
+  setup(build) {
+    build.onResolve({ filter: new RegExp(`^(node:)?(${BUILTINS_ON_FIRST_USE.join('|')})$`) }, (args) => ({ path: args.path.replace(/^node:/, ''), namespace: 'builtins-on-first-use' }))
+    build.onLoad({ filter: /.*/, namespace: 'builtins-on-first-use' }, (args) => ({
+      loader: 'js',
+      // process.getBuiltinModule, not require(): this plugin would resolve that to the stand-in itself.
+      contents: `let real
+const load = () => (real ??= process.getBuiltinModule(${JSON.stringify(`node:${args.path}`)}))
+module.exports = new Proxy({}, { get: (_, member) => load()[member], has: (_, member) => member in load() })`,
+    }))
+  },
+}
+
+/**
  * faker's English locale (names, streets, products, lorem, …) was a third of the bundle, built as it
  * loads; the sandbox draws only person names from it (src/ledger/accounts.ts). The bundle's faker
  * gets the locale's `person` section alone, so a seed gives the same names as with the whole
@@ -91,7 +113,7 @@ await build({
   format: 'cjs',
   target: 'node20',
   outfile: bundleFile,
-  plugins: [bodyParserOnFirstUse, mimeTypesOnFirstUse, fakerPersonNamesOnly],
+  plugins: [bodyParserOnFirstUse, mimeTypesOnFirstUse, fakerPersonNamesOnly, builtinsOnFirstUse],
   // Names are not minified, so stack traces in the logs stay readable.
   minifyWhitespace: true,
   minifySyntax: true,
