@@ -3,7 +3,7 @@ import type { RngState } from '../rng.js'
 import { POSTINGS_LOG, type Change, type ChangeSet, type RecordKind } from './changes.js'
 import { decodeRecord, encodeRecord, RECORD_KINDS } from './codec.js'
 import { DataSchema, TransactionDataSchema, TransactionLineSchema, type TransactionData, type TransactionLine } from '../schemas/data-file.js'
-import { isTransactionData, isTransactionLine } from './transaction-checks.js'
+import { isTransactionData, isTransactionLine } from './plain-checks.js'
 import { transactionFromLine, transactionLine } from './short-forms.js'
 import type { Patch } from './journal-patches.js'
 

@@ -1,11 +1,12 @@
 import { NETWORKS } from '../model/networks.js'
+import { CAUSES } from '../model/postings.js'
 import { PaymentDataSchema, WalletDataSchema } from '../schemas/data-file.js'
 
 /**
- * Checks without zod for the records a large data file holds by the million (payments, the wallets
- * every change set puts; transactions in transaction-checks.ts): the codec tests the data with these
- * first and runs the kind's zod schema only when they fail, to name the problem. Each takes exactly
- * what its schema would pass unchanged.
+ * Checks without zod for the records a journal holds by the million (payments, the wallets every
+ * change set puts, transactions): the codec tests the data with these first and runs the kind's
+ * zod schema only when they fail, to name the problem. Each takes exactly what its schema would
+ * pass unchanged. (A snapshot's chunks check each distinct value with the same `PAYMENT_FIELDS`.)
  */
 const NETWORK_SET: ReadonlySet<unknown> = new Set(NETWORKS)
 const DIGITS = /^-?\d+$/
@@ -79,4 +80,32 @@ export function isWalletData(data: unknown): boolean {
     NETWORK_SET.has(w.network) && WALLET_STATUSES.has(w.status) && isStringRecord(w.metadata) && isString(w.created_at) &&
     isString(w.updated_at) && isString(w.available) && DIGITS.test(w.available) && isString(w.locked) && DIGITS.test(w.locked)
   )
+}
+
+const CAUSE_SET: ReadonlySet<unknown> = new Set(CAUSES)
+const NON_ZERO_UNITS = /^-?[1-9]\d*$/
+
+/** What TransactionDataSchema accepts, without building a copy of it. */
+export function isTransactionData(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return false
+  const tx = value as Record<string, unknown>
+  if (!CAUSE_SET.has(tx.cause) || typeof tx.ref !== 'string' || typeof tx.at !== 'string' || Number.isNaN(Date.parse(tx.at))) return false
+  const lines = tx.lines
+  if (!Array.isArray(lines) || lines.length === 0) return false
+  for (const line of lines) {
+    if (line === null || typeof line !== 'object' || typeof line.account !== 'string' || typeof line.amount !== 'string' || !NON_ZERO_UNITS.test(line.amount)) return false
+  }
+  return true
+}
+
+/** What TransactionLineSchema accepts: `[cause, ref, at, [[account, amount], …]]` and nothing more. */
+export function isTransactionLine(value: unknown): boolean {
+  if (!Array.isArray(value) || value.length !== 4) return false
+  const [cause, ref, at, lines] = value as unknown[]
+  if (!CAUSE_SET.has(cause) || typeof ref !== 'string' || typeof at !== 'string' || Number.isNaN(Date.parse(at))) return false
+  if (!Array.isArray(lines) || lines.length === 0) return false
+  for (const line of lines) {
+    if (!Array.isArray(line) || line.length !== 2 || typeof line[0] !== 'string' || typeof line[1] !== 'string' || !NON_ZERO_UNITS.test(line[1])) return false
+  }
+  return true
 }
