@@ -124,8 +124,8 @@ export async function startServer(script, args, readyPath, { timeoutMs } = {}) {
 const SCALE_SERVER = fileURLToPath(new URL('./scale-server.mjs', import.meta.url))
 
 /**
- * Starts bench/scale-server.mjs (a sandbox seeded through the store's bulk path) and resolves with
- * what it reports once it serves: url, rss, seed and compaction times; `wallMs` from spawn to that.
+ * Starts bench/scale-server.mjs (a sandbox seeded through the ledger) and resolves with what it
+ * reports once it serves: url, rss, seed and compaction times; `wallMs` from spawn to that.
  */
 export function startScaleServer(args) {
   const started = performance.now()

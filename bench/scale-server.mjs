@@ -1,16 +1,26 @@
-import { monitorEventLoopDelay } from 'node:perf_hooks'
 // Child process of bench/scale.bench.mjs: one sandbox (in memory, or on a data file), optionally
-// seeded with N payments through the store's bulk path (change sets of 1,000 payments, as the
-// ledger would journal them), then serving on port 0. Reports on stdout, one JSON line per step.
+// seeded with N payments, then serving on port 0. Reports on stdout, one JSON line.
+//
+// Payments are created through the ledger as POST /v1/payments creates them, without HTTP: each
+// is one change set (the payment, its source wallet and the transaction locking its amount),
+// journaled with a data file, and half of them are completed (one more change set and transaction
+// each). So the data file is what a million requests would leave, postings included.
+//
+// --compact: a compaction once seeded, the event loop's longest hold during it measured.
+// --fill-journal: then as many more payments as the journal takes before the next compaction
+// would start (99 % of its limit): the longest journal a start-up can meet.
+import { closeSync, openSync, readSync, statSync } from 'node:fs'
+import { monitorEventLoopDelay } from 'node:perf_hooks'
 import { parseArgs } from 'node:util'
 import { generateAddress } from '../dist/chain/networks.js'
 import { loadConfig } from '../dist/config.js'
+import { decimalsOf } from '../dist/ledger/present.js'
 import { formatAmount } from '../dist/money.js'
 import { createRng } from '../dist/rng.js'
 import { createSandbox } from '../dist/sandbox.js'
-import { put } from '../dist/store/changes.js'
+import { journalLimits } from '../dist/store/file-store.js'
 
-const { values } = parseArgs({ options: { seed: { type: 'string', default: '0' }, 'data-file': { type: 'string' }, compact: { type: 'boolean', default: false } } })
+const { values } = parseArgs({ options: { seed: { type: 'string', default: '0' }, 'data-file': { type: 'string' }, compact: { type: 'boolean', default: false }, 'fill-journal': { type: 'boolean', default: false } } })
 const report = (fields) => process.stdout.write(`${JSON.stringify(fields)}\n`)
 const rss = () => {
   global.gc?.()
@@ -25,47 +35,29 @@ const { store } = sandbox
 const account = sandbox.accounts.ensureDefault()
 const baseRss = rss()
 
-/** Payments spread over the treasury wallets, half of them completed, to a few hundred addresses. */
-function seed(total) {
-  const rng = createRng('scale-bench')
-  const wallets = [...account.wallets.values()].filter((w) => w.type === 'institutional')
-  const recipients = new Map(wallets.map((w) => [w.id, Array.from({ length: 50 }, () => generateAddress(w.network, rng))]))
-  let seq = account.payments.nextSeq()
-  const at = sandbox.clock.nowIso()
-  for (let done = 0; done < total; ) {
-    const changes = []
-    const next = new Map()
-    for (let i = 0; i < 1000 && done < total; i++, done++) {
-      const source = wallets[seq % wallets.length]
-      const wallet = next.get(source.id) ?? { ...source }
-      const units = 1n + BigInt(seq % 97)
-      const completed = seq % 2 === 0
-      wallet.available -= units
-      if (!completed) wallet.locked += units
-      next.set(wallet.id, wallet)
-      const id = `pay_${String(seq).padStart(24, '0')}`
-      changes.push(put('payment', account.account.id, id, {
-        id, seq, amount_units: units, amount: formatAmount(units, decimalsOf(source)), currency: source.currency, network: source.network,
-        status: completed ? 'completed' : 'pending', source: source.id, destination: recipients.get(source.id)[seq % 50], destination_type: 'address',
-        description: null, metadata: {}, tx_hash: null, failure_code: null, failure_message: null, payout_id: null,
-        created_at: at, updated_at: at, completed_at: completed ? at : null, plan: null,
-      }))
-      seq++
-    }
-    for (const wallet of next.values()) changes.push(put('wallet', account.account.id, wallet.id, wallet))
-    store.apply(changes)
-  }
-}
+const wallets = [...account.wallets.values()].filter((w) => w.type === 'institutional')
+const rng = createRng('scale-bench')
+const recipients = new Map(wallets.map((w) => [w.id, Array.from({ length: 50 }, () => generateAddress(w.network, rng))]))
+let created = 0
 
-function decimalsOf(wallet) {
-  return { USDC: wallet.network === 'stellar' ? 7 : 6, USDT: 6, MATIC: 18, ETH: 18, XLM: 7, SOL: 9 }[wallet.currency]
+/** `count` more payments spread over the treasury wallets, to a few hundred addresses; every other one completed. */
+async function create(count) {
+  const { payments } = sandbox.services
+  for (let i = 0; i < count; i++, created++) {
+    const source = wallets[created % wallets.length]
+    const amount = formatAmount(1n + BigInt(created % 97), decimalsOf(source))
+    const payment = payments.create(account, { amount, currency: source.currency, source_wallet: source.id, recipient: recipients.get(source.id)[created % 50], metadata: {} })
+    if (created % 2 === 0) payments.complete(account, payment)
+    // The journal's batches and a compaction's slices run between these.
+    if (i % 500 === 499) await new Promise((resolve) => setImmediate(resolve))
+  }
 }
 
 const total = Number(values.seed)
 let seedMs = 0
 if (total > 0) {
   const t = performance.now()
-  seed(total)
+  await create(total)
   seedMs = performance.now() - t
   await store.flush()
 }
@@ -81,9 +73,35 @@ if (values.compact) {
   delay.disable()
   compactStallMs = delay.max / 1e6
 }
+let journal
+if (values['fill-journal']) {
+  const file = values['data-file']
+  const [header] = linesAt(file, 0)
+  const trailer = linesAt(file, statSync(file).size - 4096).at(-1)
+  const limits = journalLimits({ bytes: statSync(file).size, records: JSON.parse(trailer).records })
+  const journalFile = `${file}.journal.${JSON.parse(header).journal}`
+  let lines = 0
+  const full = () => statSync(journalFile).size >= 0.99 * limits.bytes - 2_000_000
+  // Every payment is one change set, and every other one two: 1,500 lines a thousand payments.
+  while (!full() && lines < 0.99 * limits.lines - 1500) {
+    await create(1000)
+    lines += 1500
+    await store.flush()
+  }
+  journal = { lines, bytes: statSync(journalFile).size, limits, limitedBy: full() ? 'bytes' : 'change sets' }
+}
 const { url } = await sandbox.listen()
-report({ url, openMs, seedMs, compactMs, compactStallMs, payments: account.payments.size, rss: rss(), baseRss })
+report({ url, openMs, seedMs, compactMs, compactStallMs, payments: account.payments.size, rss: rss(), baseRss, journal })
 process.on('SIGTERM', async () => {
   await sandbox.close()
   process.exit(0)
 })
+
+/** The whole lines in 4 KB of a file from `position` on. */
+function linesAt(file, position) {
+  const fd = openSync(file, 'r')
+  const buffer = Buffer.alloc(4096)
+  const read = readSync(fd, buffer, 0, buffer.length, Math.max(0, position))
+  closeSync(fd)
+  return buffer.toString('utf8', 0, read).split('\n').filter((line) => line.startsWith('{'))
+}
