@@ -6,7 +6,10 @@ import { join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import ts from 'typescript'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { put } from '../../src/store/changes.js'
+import { encodePayment } from '../../src/store/data.js'
 import { openStore } from '../../src/store/store.js'
+import { ACCOUNT, payment, tenant, wallet } from '../helpers/store-records.js'
 import { DEFAULT_KEY, institutionalWallet, startTestSandbox, type TestSandbox } from '../helpers/start-test-sandbox.js'
 import { missingAnswers, runShell, shellBlocks, shownAnswers } from '../helpers/shell-examples.js'
 
@@ -66,6 +69,28 @@ describe('docs/snapshots.md: a data file holding null', () => {
       const error = await openStore({ dataFile: file }).then(() => undefined, (thrown: Error) => thrown)
       expect(error?.message.replace(file, 'ledger.json')).toBe(shown)
       expect(readFileSync(file, 'utf8')).toBe('null\n')
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
+
+describe('docs/snapshots.md: reading the payments out of a snapshot', () => {
+  it('prints every payment whole, with jq, as the page shows', async () => {
+    const [example] = shellBlocks(page('snapshots.md')).filter((block) => block.includes('jq -c'))
+    const dir = mkdtempSync(join(tmpdir(), 'wallet-sandbox-docs-'))
+    try {
+      const { store } = await openStore({ dataFile: join(dir, 'ledger.json') })
+      store.apply([tenant(), put('wallet', ACCOUNT, 'wal_a', wallet('wal_a', 1_000n))])
+      const payments = [payment(1, 'wal_a'), { ...payment(2, 'wal_a'), status: 'completed' as const, tx_hash: '0xabc', completed_at: '2026-01-02T00:00:00.000Z', updated_at: '2026-01-02T00:00:00.000Z' }, payment(3, 'wal_a', 7n)]
+      for (const each of payments) store.apply([put('payment', ACCOUNT, each.id, each)])
+      await store.compact()
+      await store.close()
+      const output = await runShell(example!, 'http://127.0.0.1:1', dir)
+      const printed = output.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>)
+      expect(printed.map((p) => p.id)).toEqual(payments.map((p) => p.id))
+      printed.forEach((shown, i) => expect(encodePayment(payments[i]!)).toMatchObject(shown))
+      expect(printed[1]).toMatchObject({ status: 'completed', tx_hash: '0xabc' })
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
