@@ -35,7 +35,7 @@ describe('payments in chunks', () => {
     source: fc.constantFrom('wal_a', 'wal_b', 'wal_c'),
     units: fc.bigInt({ min: 1n, max: 2n ** 80n }),
     description: fc.option(fc.string(), { nil: null }),
-    metadata: fc.constantFrom({}, { order: '42' }, { order: '43', team: 'x' }),
+    metadata: fc.constantFrom<Record<string, string>>({}, { order: '42' }, { order: '43', team: 'x' }),
     later: fc.boolean(),
     plan: fc.option(fc.constantFrom({ outcome: 'completed' as const, failure_code: null, stage: null, decided_by: 'default' }), { nil: null }),
   })

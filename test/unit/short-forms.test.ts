@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest'
 import { TransactionLineSchema } from '../../src/schemas/data-file.js'
 import { encodePayment } from '../../src/store/data.js'
 import { expandPayment, shortPayment, transactionFromLine, transactionLine } from '../../src/store/short-forms.js'
-import { isTransactionLine } from '../../src/store/transaction-checks.js'
+import { isTransactionLine } from '../../src/store/plain-checks.js'
 import { payment } from '../helpers/store-records.js'
 
 const AT = '2026-01-01T00:00:00.000Z'
