@@ -3,8 +3,8 @@
 //
 // Payments are created through the ledger as POST /v1/payments creates them, without HTTP: each
 // is one change set (the payment, its source wallet and the transaction locking its amount),
-// journaled with a data file, and half of them are completed (one more change set and transaction
-// each). So the data file is what a million requests would leave, postings included.
+// journaled with a data file, and half of them are completed (two more change sets, processing
+// then completed, and one more transaction each). So the data file is what a million requests would leave, postings included.
 //
 // --compact: a compaction once seeded, the event loop's longest hold during it measured.
 // --fill-journal: then as many more payments as the journal takes before the next compaction
@@ -82,10 +82,10 @@ if (values['fill-journal']) {
   const journalFile = `${file}.journal.${JSON.parse(header).journal}`
   let lines = 0
   const full = () => statSync(journalFile).size >= 0.99 * limits.bytes - 2_000_000
-  // Every payment is one change set, and every other one two: 1,500 lines a thousand payments.
-  while (!full() && lines < 0.99 * limits.lines - 1500) {
+  // A payment is one change set, and completing one two more (processing, then completed): 2,000 lines a thousand payments.
+  while (!full() && lines < 0.99 * limits.lines - 2000) {
     await create(1000)
-    lines += 1500
+    lines += 2000
     await store.flush()
   }
   journal = { lines, bytes: statSync(journalFile).size, limits, limitedBy: full() ? 'bytes' : 'change sets' }
