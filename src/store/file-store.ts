@@ -15,8 +15,8 @@ import type { OpenStoreResult, StoreOptions } from './store-types.js'
  * When a compaction starts: once the journal holds more than a quarter of the snapshot's bytes, or
  * more change sets than a 32nd of its records, and at least these many of either. Replaying a
  * change set at start-up costs several times what reading a record of the snapshot does (a
- * million payments: under 6 s for a snapshot that holds them all, 15 to 20 µs a change set on
- * top), so these bounds keep a start within a third more than the snapshot alone; and a compaction
+ * million payments: about 4 s for a snapshot that holds them all, 20 to 30 µs a change set on
+ * top), so these bounds keep a start within about half again the snapshot's; and a compaction
  * costs about 2.5 µs of CPU a payment (it copies the transactions the snapshot holds), once every
  * many thousand changes.
  */
