@@ -31,6 +31,12 @@ function elementOf(path: readonly PropertyKey[]): string | undefined {
  * absent required field, `parameter_invalid` otherwise, with `param` naming the field.
  */
 export function parseOrThrow<T extends z.ZodType>(schema: T, input: unknown, where: 'body' | 'query' | 'path'): z.output<T> {
+  // Without parameters first: zod's parse with a context of its own (the error map, reportInput)
+  // leaves objects that outlive two young-generation collections, about 100 bytes a parse that only a
+  // full collection frees, three parses a request; at a million payments that garbage was a third
+  // of the old generation's growth. The parameters change messages only, so only a failure needs them.
+  const plain = schema.safeParse(input)
+  if (plain.success) return plain.data
   const result = schema.safeParse(input, { reportInput: true, error: messageFor })
   if (result.success) return result.data
   const issue = result.error.issues[0]!
