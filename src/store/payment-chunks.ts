@@ -1,7 +1,7 @@
 import type { PaymentRecord } from '../model/records.js'
 import { PaymentDataSchema } from '../schemas/data-file.js'
 import { ColumnError, chunkCount, encodeColumn, readColumn, type ColumnReader } from './columns.js'
-import { intern, unitsOf } from './payment-decoder.js'
+import { intern, NO_METADATA, unitsOf } from './payment-decoder.js'
 import { PAYMENT_FIELDS } from './plain-checks.js'
 
 /**
@@ -18,7 +18,6 @@ const FIELDS = Object.keys(PAYMENT_FIELDS) as Field[]
 const OPTIONAL: ReadonlySet<Field> = new Set(['description', 'metadata', 'tx_hash', 'failure_code', 'failure_message', 'payout_id', 'updated_at', 'completed_at', 'plan'])
 /** Fields whose values repeat across payments: interned once a distinct value. */
 const INTERNED: ReadonlySet<Field> = new Set(['amount', 'currency', 'network', 'status', 'source', 'destination', 'destination_type'])
-const NO_METADATA: Record<string, string> = Object.freeze({})
 
 const holdsDefault = (payment: PaymentRecord, field: Field): boolean => {
   if (field === 'metadata') return Object.keys(payment.metadata).length === 0

@@ -1,6 +1,7 @@
 import type { PaymentRecord } from '../model/records.js'
 import type { TransactionData, TransactionLine } from '../schemas/data-file.js'
 import type { encodePayment } from './data.js'
+import { NO_METADATA } from './payment-decoder.js'
 
 /**
  * The short forms a data file writes for the two records it holds by the million, each a plain
@@ -11,12 +12,6 @@ import type { encodePayment } from './data.js'
  */
 
 type PaymentData = ReturnType<typeof encodePayment>
-
-/**
- * The metadata of every loaded payment that has none: one object instead of a million. Frozen, as
- * records are never changed in place (a change set replaces a payment's fields, its metadata whole).
- */
-const NO_METADATA: Record<string, string> = Object.freeze({})
 
 /** A payment on disk: amount in base units as a string, and only the fields that differ from their default. */
 export function shortPayment(p: PaymentRecord): Partial<PaymentData> {

@@ -2,6 +2,7 @@ import { POSTINGS_LOG, type Change, type ChangeSet, type RecordKind } from './ch
 import type { Data, TransactionData } from '../schemas/data-file.js'
 import { accountFromData, accountToData, keysFromData } from './data.js'
 import { appendTransactionData } from './postings-data.js'
+import { sharePaymentValues } from './payment-decoder.js'
 import type { KeyRecord, OrderRecord, PaymentRecord, SettlementRecord } from '../model/records.js'
 import type { AccountState } from './account-state.js'
 
@@ -96,7 +97,7 @@ export function createState() {
     }
     const account = accounts.get(change.account!)!
     if (kind === 'account') Object.assign(account.account, value)
-    else if (kind === 'payment') putIndexed(account.payments, value as PaymentRecord)
+    else if (kind === 'payment') putIndexed(account.payments, sharePayment(value as PaymentRecord))
     else if (kind === 'order') putIndexed(account.orders, value as OrderRecord)
     else if (kind === 'settlement') account.settlements.put(value as SettlementRecord)
     else upsert(account[ACCOUNT_MAPS[kind]] as Map<string, object>, id, value as object | undefined)
@@ -145,6 +146,12 @@ export function createState() {
 }
 
 export type State = ReturnType<typeof createState>
+
+/** A million payments made by requests hold one copy of each value they share, as loaded ones do. */
+function sharePayment(payment: PaymentRecord): PaymentRecord {
+  sharePaymentValues(payment)
+  return payment
+}
 
 const NONE: ReadonlySet<string> = new Set()
 /** Never written: only appends record lengths, and they get a map of their own. */
