@@ -28,36 +28,58 @@ export interface RequestJournal {
 /**
  * `GET /_sandbox/requests` (CONTRACT.md section 10): the last `/v1` requests, answered or not, for a
  * test that wants to know what its client really sent. In memory only, like the delivery log.
+ *
+ * Recording is on every request's path and lists are rare, so a request is kept as the few values
+ * it already has (its id, path, and the masked key shared by every request with that key), each field
+ * in a ring of its own, and the entry is built when listed. An entry lives for `capacity` requests:
+ * long enough for the garbage collector to move it to the old generation, where an object and strings
+ * per request (about 300 bytes) were most of what a run of requests left for a full collection.
  */
 export function createRequestJournal(options: { capacity?: number } = {}): RequestJournal {
   const capacity = options.capacity ?? JOURNAL_CAPACITY
-  // Oldest first, so that recording is a push and bounding a shift.
-  let entries: RequestJournalEntry[] = []
+  let ring = createRing(capacity)
+  const keys = new Map<string, string | null>()
+
+  /** The masked key for an Authorization header, the same string for every request that sends it. */
+  function maskedKey(authorization: string | undefined): string | null {
+    if (authorization === undefined) return null
+    let masked = keys.get(authorization)
+    if (masked === undefined) {
+      masked = maskKey(authorization)
+      // Keys are few; a client sending a new one each time only empties the cache now and then.
+      if (keys.size >= MASKED_KEYS) keys.clear()
+      keys.set(authorization, masked)
+    }
+    return masked
+  }
 
   return {
     record(req, res, info) {
-      const [path = '/', query] = (req.originalUrl || req.url).split(/\?(.*)/s)
+      const url = req.originalUrl || req.url
+      const queryAt = url.indexOf('?')
+      // A URL without a query (most requests) is kept as the string it is.
+      const path = queryAt === -1 ? url : url.slice(0, queryAt)
       if (path !== '/v1' && !path.startsWith('/v1/')) return
+      const query = queryAt === -1 ? '' : url.slice(queryAt + 1)
       const idempotencyKey = req.headers['idempotency-key']
-      entries.push({
+      push(ring, {
         id: info.requestId,
         method: req.method,
         path,
         query: query ? maskQuery(query).slice(0, MAX_QUERY_LENGTH) : null,
         status: res.writableFinished ? res.statusCode : null,
         duration_ms: Math.round(info.durationMs * 10) / 10,
-        api_key: maskKey(req.headers.authorization),
+        api_key: maskedKey(req.headers.authorization),
         account_id: (res.locals.accountId as string | undefined) ?? null,
         idempotency_key: typeof idempotencyKey === 'string' ? idempotencyKey.slice(0, MAX_IDEMPOTENCY_KEY_LENGTH) : null,
         replayed: res.getHeader('Idempotent-Replayed') === 'true',
         fault: (res.locals.fault as RequestJournalEntry['fault'] | undefined) ?? null,
         at: info.at,
       })
-      if (entries.length > capacity) entries.shift()
     },
     list(filter = {}) {
       const method = filter.method?.toUpperCase()
-      return entries
+      return entriesOf(ring)
         .filter(
           (entry) =>
             (method === undefined || entry.method === method) &&
@@ -68,9 +90,47 @@ export function createRequestJournal(options: { capacity?: number } = {}): Reque
         .reverse()
     },
     clear(accountId) {
-      entries = accountId === undefined ? [] : entries.filter((entry) => entry.account_id !== accountId)
+      const kept = accountId === undefined ? [] : entriesOf(ring).filter((entry) => entry.account_id !== accountId)
+      ring = createRing(capacity)
+      for (const entry of kept) push(ring, entry)
     },
   }
+}
+
+/** Distinct Authorization headers whose masked form is kept. */
+const MASKED_KEYS = 256
+
+type Field = keyof RequestJournalEntry
+const FIELDS: readonly Field[] = ['id', 'method', 'path', 'query', 'status', 'duration_ms', 'api_key', 'account_id', 'idempotency_key', 'replayed', 'fault', 'at']
+
+/** The last `capacity` requests, a column per field, oldest at `start`. */
+interface Ring {
+  columns: Record<Field, unknown[]>
+  start: number
+  size: number
+}
+
+function createRing(capacity: number): Ring {
+  const columns = Object.fromEntries(FIELDS.map((field) => [field, new Array<unknown>(capacity).fill(null)])) as Record<Field, unknown[]>
+  return { columns, start: 0, size: 0 }
+}
+
+function push(ring: Ring, entry: RequestJournalEntry): void {
+  const capacity = ring.columns.id.length
+  if (capacity === 0) return
+  const at = (ring.start + ring.size) % capacity
+  for (const field of FIELDS) ring.columns[field][at] = entry[field]
+  if (ring.size < capacity) ring.size++
+  else ring.start = (ring.start + 1) % capacity
+}
+
+/** Oldest first. */
+function entriesOf(ring: Ring): RequestJournalEntry[] {
+  const capacity = ring.columns.id.length
+  return Array.from({ length: ring.size }, (_, i) => {
+    const at = (ring.start + i) % capacity
+    return Object.fromEntries(FIELDS.map((field) => [field, ring.columns[field][at]])) as unknown as RequestJournalEntry
+  })
 }
 
 /** `sk_test_…_key`: the key's kind and, for keys of 12+ characters, its last 4, as the request log shows them. */
