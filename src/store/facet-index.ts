@@ -290,7 +290,7 @@ export class FacetIndex<R> {
   }
 
   /** Where `record` sits in the creation order (by its order, so no map from record to position). */
-  private ordinalOf(record: R): number | undefined {
+  ordinalOf(record: R): number | undefined {
     const order = this.orderOf(record)
     let low = 0
     let high = this.records.length

@@ -49,7 +49,7 @@ export async function openFileStore(options: StoreOptions & { dataFile: string }
   let loaded
   try {
     loaded = await loadDataFile(path, state, { warn }, options.postingsWorker)
-    if (loaded.needsSnapshot) loaded.postings = (await writeSnapshot(path, state, loaded.journal, now())).postings
+    if (loaded.needsSnapshot) loaded.sections = (await writeSnapshot(path, state, loaded.journal, now())).sections
     removeObsolete(loaded.obsolete)
     if (loaded.olderVersion !== undefined) {
       const backup = keepBackup(path, loaded.olderVersion, loaded.replayed)
@@ -64,7 +64,7 @@ export async function openFileStore(options: StoreOptions & { dataFile: string }
   let seq = loaded.seq
   let snapshotBytes = statSync(path).size
   let snapshotRecords = loaded.snapshotRecords
-  let snapshotPostings = loaded.postings
+  let snapshotSections = loaded.sections
   let journalLines = loaded.journalLines
   let compacting: Promise<void> | undefined
   let closing: Promise<void> | undefined
@@ -84,10 +84,10 @@ export async function openFileStore(options: StoreOptions & { dataFile: string }
       journal.rotate(journalPath(path, generation))
       journalLines = 0
       rngJournal.restart()
-      const written = await writeSnapshot(path, state, generation, now(), snapshotPostings)
+      const written = await writeSnapshot(path, state, generation, now(), snapshotSections)
       snapshotBytes = written.bytes
       snapshotRecords = written.records
-      snapshotPostings = written.postings
+      snapshotSections = written.sections
       // Unlinking a journal of hundreds of megabytes takes a while: not on the event loop.
       await unlink(previous)
     })()

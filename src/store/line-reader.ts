@@ -6,6 +6,8 @@ export interface Line {
   number: number
   /** Byte offset of the line's first byte in the file. */
   offset: number
+  /** Its length in bytes, the newline left out. */
+  bytes: number
   /** False for a last line without its newline (a write cut short). */
   terminated: boolean
 }
@@ -34,19 +36,19 @@ export async function* readLines(path: string, start = 0, chunkBytes = 1 << 20, 
     if (carry && end !== -1) {
       // The line the last chunk left unfinished: the only bytes copied.
       const whole = Buffer.concat([carry, chunk.subarray(0, end)])
-      lines.push({ text: whole.toString('utf8'), number: ++number, offset, terminated: true })
+      lines.push({ text: whole.toString('utf8'), number: ++number, offset, bytes: whole.length, terminated: true })
       offset += whole.length + 1
       from = end + 1
       carry = undefined
       end = chunk.indexOf(NEWLINE, from)
     }
     for (; end !== -1; end = chunk.indexOf(NEWLINE, from)) {
-      lines.push({ text: chunk.toString('utf8', from, end), number: ++number, offset, terminated: true })
+      lines.push({ text: chunk.toString('utf8', from, end), number: ++number, offset, bytes: end - from, terminated: true })
       offset += end + 1 - from
       from = end + 1
     }
     if (from < chunk.length) carry = carry ? Buffer.concat([carry, chunk]) : chunk.subarray(from)
     if (lines.length > 0) yield lines
   }
-  if (carry && carry.length > 0) yield [{ text: carry.toString('utf8'), number: ++number, offset, terminated: false }]
+  if (carry && carry.length > 0) yield [{ text: carry.toString('utf8'), number: ++number, offset, bytes: carry.length, terminated: false }]
 }

@@ -7,7 +7,7 @@ import { readLines } from './line-reader.js'
 import { decodeJournalLine, SnapshotHeaderSchema } from './lines.js'
 import { damagedLine, describeProblem, StoreLoadError } from './load-error.js'
 import { loadVersion1, loadVersion2Snapshot } from './older-formats.js'
-import type { PostingsSections } from './postings-region.js'
+import { noSections, type SnapshotSections } from './payment-sections.js'
 import { loadSnapshot } from './snapshot-loader.js'
 import type { State } from './state.js'
 
@@ -25,8 +25,8 @@ export interface LoadResult {
   olderVersion?: number
   /** The journals that were replayed over the snapshot, oldest first. */
   replayed: string[]
-  /** Where the snapshot holds each log's transactions. */
-  postings: PostingsSections
+  /** Where the snapshot holds each log's transactions and each account's payment chunks. */
+  sections: SnapshotSections
   /** Records in the snapshot, and change sets replayed over it: what decides the next compaction. */
   snapshotRecords: number
   journalLines: number
@@ -50,15 +50,15 @@ export async function loadDataFile(path: string, state: State, log: LoadLog, pos
     if (journals.length > 0) {
       throw new StoreLoadError(`Data file ${path} is ${size === 0 ? 'empty' : 'missing'} but its journal ${journals[0]!.file} exists; restore the snapshot file or remove the journal. Nothing was changed.`)
     }
-    return { loaded: false, journal: 1, needsSnapshot: true, seq: 0, obsolete: [], replayed: [], postings: new WeakMap(), snapshotRecords: 0, journalLines: 0 }
+    return { loaded: false, journal: 1, needsSnapshot: true, seq: 0, obsolete: [], replayed: [], sections: noSections(), snapshotRecords: 0, journalLines: 0 }
   }
   const header = await readHeader(path)
   if (!header) {
     await loadVersion1(path, state, log, journalPath(path, 1))
-    return { loaded: true, journal: 1, needsSnapshot: true, seq: 0, obsolete: journals.map((j) => j.file), replayed: [], postings: new WeakMap(), snapshotRecords: 0, journalLines: 0 }
+    return { loaded: true, journal: 1, needsSnapshot: true, seq: 0, obsolete: journals.map((j) => j.file), replayed: [], sections: noSections(), snapshotRecords: 0, journalLines: 0 }
   }
-  const postings: PostingsSections = new WeakMap()
-  const snapshotRecords = header.version === 2 ? await loadVersion2Snapshot(path, state) : await loadSnapshot(path, state, postingsWorker, postings)
+  const sections = noSections()
+  const snapshotRecords = header.version === 2 ? await loadVersion2Snapshot(path, state) : await loadSnapshot(path, state, postingsWorker, sections)
   const current = journals.filter((j) => j.generation >= header.journal)
   let seq = 0
   let journalLines = 0
@@ -76,7 +76,7 @@ export async function loadDataFile(path: string, state: State, log: LoadLog, pos
     needsSnapshot: false,
     obsolete: journals.filter((j) => j.generation < header.journal).map((j) => j.file),
     replayed: current.map((j) => j.file),
-    postings,
+    sections,
     snapshotRecords,
     journalLines,
     ...(header.version === 2 ? { olderVersion: 2 } : {}),

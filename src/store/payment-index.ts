@@ -22,6 +22,9 @@ export class PaymentIndex {
     (p) => p.seq,
   )
 
+  /** Payments put again since `changedChunks` last ran; undefined until it first runs (nothing asks). */
+  private changed: Set<PaymentRecord> | undefined
+
   get size(): number {
     return this.facets.all.length
   }
@@ -65,8 +68,29 @@ export class PaymentIndex {
     this.facets.settle()
   }
 
-  /** Call after changing `payment.status` from `previous` (the only field of a payment a list filters by that changes). */
+  /**
+   * The chunks (`size` payments each, in creation order) that hold a payment put again since the
+   * last call, which starts the count afresh: what a compaction must write anew rather than copy
+   * from the snapshot before it. Undefined on the first call (every chunk is new to it). Only a
+   * data file asks, so a store in memory keeps no such set.
+   */
+  changedChunks(size: number): Set<number> | undefined {
+    const changed = this.changed
+    this.changed = new Set()
+    if (!changed) return undefined
+    this.facets.settle()
+    const chunks = new Set<number>()
+    for (const payment of changed) {
+      const ordinal = this.facets.ordinalOf(payment)
+      if (ordinal === undefined) return undefined
+      chunks.add(Math.floor(ordinal / size))
+    }
+    return chunks
+  }
+
+  /** Call after a put of `payment`, whose status was `previous` (the only field of a payment a list filters by that changes). */
   statusChanged(payment: PaymentRecord, previous: PaymentStatus): void {
+    this.changed?.add(payment)
     if (previous === payment.status) return
     const keys = this.facets.keysOf(payment)
     keys[STATUS] = previous

@@ -5,7 +5,9 @@ import { damagedLine, describeProblem, StoreLoadError } from './load-error.js'
 import { readPaymentChunk } from './payment-chunks.js'
 import type { PaymentIndex } from './payment-index.js'
 import { loadPostingsRegion } from './postings-loader.js'
-import { RegionError, type PostingsSections } from './postings-region.js'
+import { RegionError } from './postings-region.js'
+import { PAYMENTS_PER_CHUNK } from './payment-chunks.js'
+import type { ChunkBytes, SnapshotSections } from './payment-sections.js'
 import { ChangeError, type State } from './state.js'
 
 /**
@@ -14,14 +16,14 @@ import { ChangeError, type State } from './state.js'
  * reads the records before it; `sections` learns where each log's transactions are. Answers the
  * number of records. Throws a StoreLoadError naming the file and the line of any damage.
  */
-export async function loadSnapshot(path: string, state: State, postingsWorker: string | undefined, sections: PostingsSections): Promise<number> {
+export async function loadSnapshot(path: string, state: State, postingsWorker: string | undefined, sections: SnapshotSections): Promise<number> {
   const trailer = await readTrailer(path)
   const postings = loadPostingsRegion(path, trailer.postings, trailer.offset, postingsWorker)
   // Awaited below, once the records are in; a refusal before that is not left unhandled meanwhile.
   postings.result.catch(() => {})
   let records: { lines: number; records: number }
   try {
-    records = await loadRecordRegion(path, state, trailer.postings)
+    records = await loadRecordRegion(path, state, trailer.postings, sections)
   } catch (error) {
     postings.cancel()
     throw error
@@ -37,7 +39,7 @@ export async function loadSnapshot(path: string, state: State, postingsWorker: s
     const tenant = state.accounts.get(account)
     if (!tenant) throw new StoreLoadError(`Data file ${path} is damaged: it holds postings for account '${account}', which it does not hold. Nothing was changed; restore a backup or pass another --data-file.`)
     tenant.postings = log
-    sections.set(log, region.sections.get(account)!)
+    sections.postings.set(log, region.sections.get(account)!)
   }
   if (records.records + region.records !== trailer.records) {
     throw new StoreLoadError(`Data file ${path} is damaged: its last line announces ${trailer.records} records, but it holds ${records.records + region.records}. Nothing was changed; restore a backup or pass another --data-file.`)
@@ -76,10 +78,10 @@ function parseOrUndefined(text: string): unknown {
 }
 
 /** Everything before the postings region: the header, record lines, and each account's payments section. Answers the lines and the records read. */
-async function loadRecordRegion(path: string, state: State, end: number): Promise<{ lines: number; records: number }> {
+async function loadRecordRegion(path: string, state: State, end: number, places: SnapshotSections): Promise<{ lines: number; records: number }> {
   let lines = 0
   let records = 0
-  let section: { account: string; payments: PaymentIndex; left: number } | undefined
+  let section: { account: string; payments: PaymentIndex; left: number; chunks: ChunkBytes[] } | undefined
   const sections = new Set<string>()
   for await (const batch of readLines(path, 0, 1 << 20, end)) {
     for (const line of batch) {
@@ -94,7 +96,14 @@ async function loadRecordRegion(path: string, state: State, end: number): Promis
           for (const payment of payments) if (!section.payments.load(payment)) throw new ChangeError(`payment '${payment.id}' is in the snapshot twice`)
           records += payments.length
           section.left -= payments.length
-          if (section.left === 0) section = undefined
+          // Where the chunk is, for the next compaction to copy it (payment-sections.ts).
+          section.chunks.push({ start: line.offset, end: line.offset + line.bytes + 1, count: payments.length, first: payments[0]!, last: payments.at(-1)! })
+          if (section.left === 0) {
+            places.payments.set(section.payments, section.chunks)
+            // Changes replayed from the journal from here on mark their chunks.
+            section.payments.changedChunks(PAYMENTS_PER_CHUNK)
+            section = undefined
+          }
           continue
         }
         const header = paymentsSection(value)
@@ -107,7 +116,7 @@ async function loadRecordRegion(path: string, state: State, end: number): Promis
         if (!account) throw new ChangeError(`no account '${header.account}'`)
         if (sections.has(header.account)) throw new ChangeError(`a second payments section for account '${header.account}'`)
         sections.add(header.account)
-        if (header.count > 0) section = { account: header.account, payments: account.payments, left: header.count }
+        if (header.count > 0) section = { account: header.account, payments: account.payments, left: header.count, chunks: [] }
       } catch (error) {
         throw damagedLine(path, line, describeProblem(error))
       }

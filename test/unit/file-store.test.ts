@@ -140,6 +140,37 @@ describe('change sets', () => {
     expect(snapshotOf((await openFile()).store)).toBe(state)
   })
 
+  it('a compaction copies the payment chunks that no put changed since the snapshot on disk began, and writes the others anew', async () => {
+    const store = await seeded(2500)
+    await store.compact()
+    await closeAll()
+    // Each chunk line spaced out by hand: still JSON, and a copy keeps it as it is.
+    const lines = readFileSync(file, 'utf8').split('\n').map((line) => line.replace(/^\{"count":(1000|500),"id"/, '{ "count":$1,"id"'))
+    writeFileSync(file, withTrailer(lines))
+    const chunkLines = () => readFileSync(file, 'utf8').split('\n').filter((line) => /^\{ ?"count":\d+,"id"/.test(line))
+    const reopened = (await openFile()).store
+    const paymentAt = (seq: number) => reopened.accounts.get(ACCOUNT)!.payments.get(`pay_${String(seq).padStart(24, '0')}`)!
+    // The second chunk's 1500th payment completes; 600 more fill the third chunk and start a fourth.
+    reopened.apply([put('payment', ACCOUNT, paymentAt(1500).id, { ...paymentAt(1500), status: 'completed', updated_at: 'later' })])
+    for (let i = 2501; i <= 3100; i++) reopened.apply(paymentChanges(reopened.accounts.get(ACCOUNT)!.wallets.get('wal_a')!, i))
+    await reopened.compact()
+    expect(chunkLines().map((line) => line.slice(0, 16))).toEqual(['{ "count":1000,"', '{"count":1000,"i', '{"count":1000,"i', '{"count":100,"id'])
+    // A put that changes nothing the line holds still has its chunk written anew; the others, the new snapshot's own, are copied.
+    const copied = chunkLines()
+    reopened.apply([put('payment', ACCOUNT, paymentAt(10).id, { ...paymentAt(10) })])
+    await reopened.compact()
+    expect(chunkLines()).toEqual([copied[0]!.replace('{ "count"', '{"count"'), ...copied.slice(1)])
+    expect(readFileSync(file, 'utf8')).toContain('{"section":"payments","account":"acct_store_test","count":3100}')
+    const state = snapshotOf(reopened)
+    await closeAll()
+    expect(snapshotOf((await openFile()).store)).toBe(state)
+    // An account built anew (a reset) has a new index: written whole.
+    const reset = open[0]!
+    reset.apply([tenant(), put('wallet', ACCOUNT, 'wal_a', wallet('wal_a', 10n)), ...paymentChanges(wallet('wal_a', 10n), 1)])
+    await reset.compact()
+    expect(chunkLines()).toEqual([expect.stringMatching(/^\{"count":1,"id"/)])
+  })
+
   it('refuse a journaled posting that is not a transaction, naming where it is', async () => {
     const store = await seeded(0)
     await store.flush()
@@ -439,6 +470,27 @@ describe('compaction', () => {
     const again = await openFile()
     expect(snapshotOf(again.store)).toBe(before)
     expect(again.store.accounts.get(ACCOUNT)!.payments.size).toBe(seq)
+  })
+
+  it('rewrites, in the next compaction, the chunks of payments put while one was copying them', async () => {
+    const store = await seeded(10_000)
+    await store.compact()
+    const payments = store.accounts.get(ACCOUNT)!.payments
+    // Payments all over the file change between the slices of a compaction that copies the chunks they are in.
+    let changed = 0
+    let running = true
+    const compaction = store.compact().finally(() => (running = false))
+    while (running) {
+      await new Promise((resolve) => setImmediate(resolve))
+      const target = payments.values()[(changed++ * 997) % 10_000]!
+      store.apply([put('payment', ACCOUNT, target.id, { ...target, status: 'completed', updated_at: `changed ${changed}` })])
+    }
+    await compaction
+    expect(changed).toBeGreaterThan(2)
+    await store.compact()
+    const before = snapshotOf(store)
+    await closeAll()
+    expect(snapshotOf((await openFile()).store)).toBe(before)
   })
 
   it.each([
