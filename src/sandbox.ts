@@ -108,16 +108,22 @@ export interface SandboxOptions {
  */
 const POSTINGS_WORKER = fileURLToPath(new URL('store/postings-worker.js', import.meta.url))
 
+/** A gap between requests at least this long (ms) is a pause, in which background work runs freely. */
+const REQUESTS_PAUSE_MS = 2
+
 /** Builds the whole sandbox from a validated config. The only place where modules are wired. */
 export async function createSandbox(config: Config, options: SandboxOptions = {}): Promise<Sandbox> {
   const logger = options.logger ?? createLogger({ quiet: config.quiet, json: config.logFormat === 'json' })
   const fixtures = loadFixtures(config.fixtures)
+  // When the server last took a request: a compaction gives way while they come in one after another.
+  let lastRequestAt = -Infinity
   const { store } = await openStore({
     dataFile: config.dataFile,
     durability: config.durability,
     onWriteError: (error) => logger.error(`Could not write ${config.dataFile}`, error),
     warn: (message) => logger.warn(message),
     postingsWorker: POSTINGS_WORKER,
+    busy: () => performance.now() - lastRequestAt < REQUESTS_PAUSE_MS,
   })
   const clock = createClock({ mode: config.clock, start: Date.parse(config.clockStart), onTaskError: (error) => logger.error('A scheduled task failed', error) })
   const bus = createBus()
@@ -181,7 +187,10 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
   return {
     config, app, clock, store, bus, accounts, services, fixtures, control, webhooks, routes, stream, prices, pairs,
     listen() {
-      server = createServer(serverOptions(config), listener)
+      server = createServer(serverOptions(config), (req, res) => {
+        lastRequestAt = performance.now()
+        listener(req, res)
+      })
       stopGuard = guardUnreadAnswers(server, config)
       answerClientErrors(server, () => `req_${http.requestIds.base62(24)}`)
       server.on('upgrade', stream.handleUpgrade)

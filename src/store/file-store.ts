@@ -75,6 +75,9 @@ export async function openFileStore(options: StoreOptions & { dataFile: string }
     const limits = journalLimits({ bytes: snapshotBytes, records: snapshotRecords }, { bytes: options.compactAfterBytes, lines: options.compactAfterLines })
     return journal.bytes > limits.bytes || journalLines > limits.lines
   }
+  // A compaction gives way to requests, unless the journal it started has grown past the limit
+  // already: then it is late, and runs at full speed, requests or not.
+  const busy = () => (options.busy?.() ?? false) && !compactionDue()
 
   /** Starts a compaction unless one runs (what a full journal asks for). */
   function startCompaction(): Promise<void> {
@@ -84,7 +87,7 @@ export async function openFileStore(options: StoreOptions & { dataFile: string }
       journal.rotate(journalPath(path, generation))
       journalLines = 0
       rngJournal.restart()
-      const written = await writeSnapshot(path, state, generation, now(), snapshotSections)
+      const written = await writeSnapshot(path, state, generation, now(), snapshotSections, busy)
       snapshotBytes = written.bytes
       snapshotRecords = written.records
       snapshotSections = written.sections

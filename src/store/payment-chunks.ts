@@ -26,14 +26,16 @@ const holdsDefault = (payment: PaymentRecord, field: Field): boolean => {
 }
 
 /** The chunk line's object for these payments. */
-export function paymentChunk(payments: readonly PaymentRecord[]): Record<string, unknown> {
-  const chunk: Record<string, unknown> = { count: payments.length }
+export const paymentChunk = (payments: readonly PaymentRecord[]): Record<string, unknown> => Object.fromEntries(paymentColumns(payments))
+
+/** The chunk line's keys and values in order, each column made as it is pulled (`chunkText`). */
+export function* paymentColumns(payments: readonly PaymentRecord[]): Generator<[string, unknown]> {
+  yield ['count', payments.length]
   for (const field of FIELDS) {
     if (OPTIONAL.has(field) && payments.every((payment) => holdsDefault(payment, field))) continue
     const values = payments.map((payment) => (field === 'amount_units' ? String(payment.amount_units) : payment[field]))
-    chunk[field] = encodeColumn(values, field === 'metadata' || field === 'plan' ? (value) => JSON.stringify(value) : undefined)
+    yield [field, encodeColumn(values, field === 'metadata' || field === 'plan' ? (value) => JSON.stringify(value) : undefined)]
   }
-  return chunk
 }
 
 /**

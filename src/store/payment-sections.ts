@@ -1,6 +1,7 @@
 import type { FileHandle } from 'node:fs/promises'
 import type { PaymentRecord } from '../model/records.js'
-import { paymentChunk, PAYMENTS_PER_CHUNK } from './payment-chunks.js'
+import { chunkText } from './columns.js'
+import { paymentColumns, PAYMENTS_PER_CHUNK } from './payment-chunks.js'
 import type { PaymentIndex } from './payment-index.js'
 import type { PostingsSections } from './postings-region.js'
 import type { SnapshotOutput } from './snapshot-output.js'
@@ -71,9 +72,13 @@ export async function writePaymentSection(
     await copyRun()
     const slice = payments.slice(from, to)
     const start = out.position
-    out.line({ text: JSON.stringify(paymentChunk(slice)), records: slice.length })
+    // A column at a time, with yields between, from the payments as they are: one put meanwhile may
+    // leave the line with some of its fields from before and some from after. Such a payment is
+    // in the journal this snapshot starts (as every change since it began), whose patch sets every
+    // field the put changed, and the next compaction writes its chunk anew. Copies of the chunk's
+    // payments, held across the yields, were garbage promoted to the old generation.
+    await out.write([{ pieces: chunkText(paymentColumns(slice)), records: slice.length }])
     chunks.push({ start, end: out.position, count: slice.length, first: slice[0]!, last: slice.at(-1)! })
-    await out.yieldIfDue()
   }
   await copyRun()
   written.set(index, chunks)

@@ -128,6 +128,26 @@ export class PostingsLog {
     return { id, cause: CAUSES[this.txCause[t]!]!, ref: this.ref(t), at: this.txAt[t]!, lines }
   }
 
+  /**
+   * Transactions `from` to `to` (ids, inclusive) a field at a time, without building them: each
+   * call reads one field of all of them (a snapshot's columns, transaction-chunks.ts), so nothing
+   * per transaction outlives the column being written.
+   */
+  fieldsOf(from: number, to: number) {
+    const ts = Array.from({ length: Math.max(0, to - from + 1) }, (_, i) => from - 1 + i)
+    const firstLine = ts.length === 0 ? 0 : this.txFirstLine[ts[0]!]!
+    const endLine = ts.length === 0 ? 0 : this.lineEnd(ts.at(-1)!)
+    const lines = () => Array.from({ length: endLine - firstLine }, (_, i) => firstLine + i)
+    return {
+      causes: (): Cause[] => ts.map((t) => CAUSES[this.txCause[t]!]!),
+      refs: (): string[] => ts.map((t) => this.ref(t)),
+      ats: (): number[] => ts.map((t) => this.txAt[t]!),
+      sizes: (): number[] => ts.map((t) => this.lineEnd(t) - this.txFirstLine[t]!),
+      accounts: (): string[] => lines().map((line) => this.names[this.lineAccount[line]!]!),
+      amounts: (): bigint[] => lines().map((line) => this.amountAt(line)),
+    }
+  }
+
   /** Whether the transaction has a line on any of these ledger accounts, without building it. */
   touches(id: number, accounts: ReadonlySet<string>): boolean {
     const t = id - 1

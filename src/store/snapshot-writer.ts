@@ -8,8 +8,8 @@ import { SettlementIndex } from './settlement-index.js'
 import { PostingsLog } from './postings-log.js'
 import { noSections, writePaymentSection, type SnapshotSections } from './payment-sections.js'
 import { SnapshotOutput, type Line } from './snapshot-output.js'
-import { transactionChunk, TRANSACTIONS_PER_CHUNK } from './transaction-chunks.js'
-import type { LedgerTransaction } from '../model/postings.js'
+import { chunkText } from './columns.js'
+import { transactionColumns, TRANSACTIONS_PER_CHUNK } from './transaction-chunks.js'
 import type { AccountState } from './account-state.js'
 import type { State } from './state.js'
 
@@ -66,9 +66,8 @@ function* globalLines(state: State): Generator<Line> {
 
 function* transactionLines(postings: PostingsLog, from: number, to: number): Generator<Line> {
   for (let first = from; first <= to; first += TRANSACTIONS_PER_CHUNK) {
-    const transactions: LedgerTransaction[] = []
-    for (let id = first; id <= Math.min(first + TRANSACTIONS_PER_CHUNK - 1, to); id++) transactions.push(postings.transaction(id))
-    yield { text: JSON.stringify(transactionChunk(transactions)), records: transactions.length }
+    const last = Math.min(first + TRANSACTIONS_PER_CHUNK - 1, to)
+    yield { pieces: chunkText(transactionColumns(last - first + 1, postings.fieldsOf(first, last))), records: last - first + 1 }
   }
 }
 
@@ -77,19 +76,20 @@ const section = (kind: 'postings', account: string, count: number) => JSON.strin
 
 /**
  * Writes a snapshot of `state` to `path` (through a temporary file and a rename, so the old one
- * stays whole until the new one is), yielding to the event loop between slices of a few milliseconds.
+ * stays whole until the new one is), yielding to the event loop between slices of half a millisecond,
+ * and leaving it to requests while they come in (`busy`, snapshot-output.ts).
  *
  * What the snapshot on disk holds as it should be (`previous`) is copied from it byte for byte:
  * every account's transactions (they never change), of which only those since are written, and
  * the chunks of payments that were not put again since it began (payment-sections.ts). Answers
  * where the new one holds them.
  */
-export async function writeSnapshot(path: string, state: State, journal: number, now: string, previous?: SnapshotSections): Promise<{ records: number; bytes: number; sections: SnapshotSections }> {
+export async function writeSnapshot(path: string, state: State, journal: number, now: string, previous?: SnapshotSections, busy?: () => boolean): Promise<{ records: number; bytes: number; sections: SnapshotSections }> {
   const temporary = `${path}.tmp`
   const file = await open(temporary, 'w')
   // The snapshot on disk, while it still is (the rename below replaces it).
   const source = previous ? await open(path, 'r').catch(() => undefined) : undefined
-  const out = new SnapshotOutput(file)
+  const out = new SnapshotOutput(file, busy)
   const sections = noSections()
   let postingsStart: number
   try {

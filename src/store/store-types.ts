@@ -60,4 +60,9 @@ export interface StoreOptions {
    * absent (or not there, as when running from the TypeScript sources), they are read on this one.
    */
   postingsWorker?: string
+  /**
+   * True while requests are coming in one after another: a compaction then takes a slice of the
+   * event loop only now and then, and runs at full speed once they pause (snapshot-output.ts).
+   */
+  busy?: () => boolean
 }

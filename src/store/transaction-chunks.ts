@@ -14,20 +14,34 @@ const CAUSE_SET: ReadonlySet<unknown> = new Set(CAUSES)
 const NON_ZERO_UNITS = /^-?[1-9]\d*$/
 
 export function transactionChunk(transactions: readonly LedgerTransaction[]): Record<string, unknown> {
-  const lines = transactions.flatMap((tx) => tx.lines)
+  const lines = () => transactions.flatMap((tx) => tx.lines)
+  const fields: TransactionFields = {
+    causes: () => transactions.map((tx) => tx.cause),
+    refs: () => transactions.map((tx) => tx.ref),
+    ats: () => transactions.map((tx) => tx.at),
+    sizes: () => transactions.map((tx) => tx.lines.length),
+    accounts: () => lines().map((line) => line.account),
+    amounts: () => lines().map((line) => line.amount),
+  }
+  return Object.fromEntries(transactionColumns(transactions.length, fields))
+}
+
+/** Each field of a chunk's transactions, read when its column is made (from objects, or straight from a log: `PostingsLog.fieldsOf`). */
+export type TransactionFields = ReturnType<PostingsLog['fieldsOf']>
+
+/** The chunk line's keys and values in order, each column made as it is pulled (`chunkText`). */
+export function* transactionColumns(count: number, fields: TransactionFields): Generator<[string, unknown]> {
   let lastAt = NaN
   let lastIso = ''
   // Transactions of the same millisecond are common (a payment's lock and its events): one date each.
   const iso = (at: number) => (at === lastAt ? lastIso : ((lastAt = at), (lastIso = new Date(at).toISOString())))
-  return {
-    count: transactions.length,
-    cause: encodeColumn(transactions.map((tx) => tx.cause)),
-    ref: encodeColumn(transactions.map((tx) => tx.ref)),
-    at: encodeColumn(transactions.map((tx) => iso(tx.at))),
-    size: encodeColumn(transactions.map((tx) => tx.lines.length)),
-    account: encodeColumn(lines.map((line) => line.account)),
-    amount: encodeColumn(lines.map((line) => String(line.amount))),
-  }
+  yield ['count', count]
+  yield ['cause', encodeColumn(fields.causes())]
+  yield ['ref', encodeColumn(fields.refs())]
+  yield ['at', encodeColumn(fields.ats().map(iso))]
+  yield ['size', encodeColumn(fields.sizes())]
+  yield ['account', encodeColumn(fields.accounts())]
+  yield ['amount', encodeColumn(fields.amounts().map(String))]
 }
 
 /**

@@ -1,9 +1,9 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { encodeColumn, readColumn } from '../../src/store/columns.js'
-import { paymentChunk, readPaymentChunk } from '../../src/store/payment-chunks.js'
+import { chunkText, encodeColumn, readColumn } from '../../src/store/columns.js'
+import { paymentChunk, paymentColumns, readPaymentChunk } from '../../src/store/payment-chunks.js'
 import { PostingsLog } from '../../src/store/postings-log.js'
-import { appendTransactionChunk, transactionChunk } from '../../src/store/transaction-chunks.js'
+import { appendTransactionChunk, transactionChunk, transactionColumns } from '../../src/store/transaction-chunks.js'
 import type { PaymentRecord } from '../../src/model/records.js'
 import { payment } from '../helpers/store-records.js'
 
@@ -40,7 +40,7 @@ describe('payments in chunks', () => {
     plan: fc.option(fc.constantFrom({ outcome: 'completed' as const, failure_code: null, stage: null, decided_by: 'default' }), { nil: null }),
   })
 
-  it('read back as the payments they were (property)', () => {
+  it('read back as the payments they were, from a line written whole or a column at a time (property)', () => {
     fc.assert(
       fc.property(fc.array(variant, { minLength: 1, maxLength: 40 }), (variants) => {
         const payments: PaymentRecord[] = variants.map((v, i) => ({
@@ -52,6 +52,7 @@ describe('payments in chunks', () => {
           ...(v.later ? { updated_at: LATER, completed_at: LATER, tx_hash: `0x${i}` } : {}),
         }))
         expect(readPaymentChunk(asRead(paymentChunk(payments)), payments.length)).toEqual(payments)
+        expect([...chunkText(paymentColumns(payments))].join('')).toBe(JSON.stringify(paymentChunk(payments)))
       }),
     )
   })
@@ -85,7 +86,7 @@ describe('transactions in chunks', () => {
     amounts: fc.array(fc.bigInt({ min: 1n, max: 2n ** 100n }), { minLength: 1, maxLength: 3 }),
   })
 
-  it('append to a log the transactions they were (property)', () => {
+  it('append to a log the transactions they were, from a line written whole or from the log a column at a time (property)', () => {
     fc.assert(
       fc.property(fc.array(transaction, { minLength: 1, maxLength: 30 }), (transactions) => {
         const original = new PostingsLog()
@@ -93,6 +94,8 @@ describe('transactions in chunks', () => {
         const read = new PostingsLog()
         expect(appendTransactionChunk(read, asRead(transactionChunk([...original])), transactions.length)).toBe(transactions.length)
         expect([...read]).toEqual([...original])
+        // Written from the log a column at a time, as a compaction does: the same line.
+        expect([...chunkText(transactionColumns(transactions.length, original.fieldsOf(1, transactions.length)))].join('')).toBe(JSON.stringify(transactionChunk([...original])))
       }),
     )
   })

@@ -472,6 +472,16 @@ describe('compaction', () => {
     expect(again.store.accounts.get(ACCOUNT)!.payments.size).toBe(seq)
   })
 
+  it('finishes a compaction while requests keep the store busy (it takes a slice now and then), and loses nothing', async () => {
+    let busyAsked = 0
+    const store = await seeded(3000, { busy: () => (busyAsked++, true) })
+    await store.compact()
+    expect(busyAsked).toBeGreaterThan(0)
+    const before = snapshotOf(store)
+    await closeAll()
+    expect(snapshotOf((await openFile()).store)).toBe(before)
+  })
+
   it('rewrites, in the next compaction, the chunks of payments put while one was copying them', async () => {
     const store = await seeded(10_000)
     await store.compact()
