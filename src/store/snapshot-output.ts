@@ -86,8 +86,13 @@ export class SnapshotOutput {
     // and died in the old generation, where what a compaction leaves adds up.
     if (this.chunk.length > 0) await this.flush()
     else await new Promise((resolve) => setImmediate(resolve))
-    while (this.busy() && performance.now() - ended < BUSY_WAIT_MS) await pause(1)
+    await this.giveWay(ended)
     this.sliceStart = performance.now()
+  }
+
+  /** While requests come in, waits for a pause in them, or until `BUSY_WAIT_MS` after `since`. */
+  private async giveWay(since: number): Promise<void> {
+    while (this.busy() && performance.now() - since < BUSY_WAIT_MS) await pause(1)
   }
 
   async flush(): Promise<void> {
@@ -97,16 +102,23 @@ export class SnapshotOutput {
     this.sliceStart = performance.now()
   }
 
-  /** Lines that another file holds as they should be, at bytes `[start, end)`, with `records` records. */
+  /**
+   * Lines that another file holds as they should be, at bytes `[start, end)`, with `records` records.
+   * A megabyte at a time, giving way to requests between two: the copy is the kernel's work on other
+   * threads, but a machine of two cores has little room for it beside the one that answers requests.
+   */
   async copy(from: FileHandle, start: number, end: number, records: number): Promise<void> {
     await this.flush()
     const buffer = Buffer.allocUnsafe(Math.min(COPY_BYTES, end - start))
     for (let position = start; position < end; ) {
+      const step = performance.now()
       const { bytesRead } = await from.read(buffer, 0, Math.min(buffer.length, end - position), position)
       if (bytesRead === 0) throw new Error(`the previous snapshot ends at byte ${position}, before ${end}`)
       this.bytes += (await this.file.write(buffer, 0, bytesRead)).bytesWritten
       position += bytesRead
+      await this.giveWay(step)
     }
     this.records += records
+    this.sliceStart = performance.now()
   }
 }
