@@ -1,17 +1,23 @@
-// `npm run bench:scale [-- --payments N]`: the sandbox at N stored payments (default 100,000), in
-// memory and on a data file (CONTRACT.md section 18): create rate over HTTP, memory per payment,
-// list latency with filters, compaction time and restart time, from a compacted file and from one
-// whose journal is as long as it gets. Payments are created through the ledger in a child process
-// (bench/scale-server.mjs), as POST /v1/payments creates them but without HTTP, since a million
-// over HTTP take long: the data file holds what those requests would leave, postings included.
+// `npm run bench:scale [-- --payments N] [--api-only]`: the sandbox at N stored payments (default
+// 100,000), in memory and on a data file (CONTRACT.md section 18): create rate over HTTP, memory per
+// payment, list latency with filters, compaction time and restart time, from a compacted file and
+// from one whose journal is as long as it gets. Payments are created through the ledger in a child
+// process (bench/scale-server.mjs), as POST /v1/payments creates them but without HTTP: the data
+// file holds what those requests would leave, postings included.
+//
+// Then the same N created as users create them (bench/scale-api.mjs): through the CLI's API, by
+// concurrent clients, on a data file; the process's RSS right after (target ≤ 1,000 B a payment)
+// and POST /v1/payments one after another right after, against the same POSTs to a second sandbox
+// holding a thousand, in turns (target: within 1.5× at p50 and p99). `--api-only` runs that part alone.
 import { mkdtempSync, rmSync } from 'node:fs'
 import { Agent } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { parseArgs } from 'node:util'
 import { cpuMs, fetchJson, fixed, percentile, printTable, startScaleServer, stopScaleServer } from './lib.mjs'
+import { PEER_SIZE, runApiScale } from './scale-api.mjs'
 
-const { values } = parseArgs({ options: { payments: { type: 'string', default: '100000' } } })
+const { values } = parseArgs({ options: { payments: { type: 'string', default: '100000' }, 'api-only': { type: 'boolean', default: false } } })
 const N = Number(values.payments)
 const KEY = 'sk_test_sandbox_default_key'
 const EXTERNAL = '0x52908400098527886E0F7030069857D2E4169EE7'
@@ -69,10 +75,18 @@ async function measure({ url, child }) {
 const cpuCell = (us) => (us === undefined ? '—' : `${fixed(us, 0)} µs`)
 
 const dir = mkdtempSync(join(tmpdir(), 'wallet-sandbox-scale-'))
-const rows = []
-const measured = []
-const restarts = []
 try {
+  if (!values['api-only']) await ledgerPart()
+  await apiPart()
+} finally {
+  rmSync(dir, { recursive: true, force: true })
+}
+
+/** The sandbox seeded through the ledger: memory, lists, compaction, restarts. */
+async function ledgerPart() {
+  const rows = []
+  const measured = []
+  const restarts = []
   const empty = await startScaleServer([])
   await stopScaleServer(empty.child)
   const perPayment = (rss) => `${fixed((rss - empty.rss) / N, 0)} B`
@@ -102,17 +116,41 @@ try {
     ['snapshot only (just compacted)', N, 0, `${fixed(reader.servingMs / 1000, 1)} s`, `${fixed(restartCpu / 1000, 1)} s`],
     [`snapshot and its longest journal (its ${filler.journal.limitedBy} at the limit)`, late.payments, filler.journal.lines, `${fixed(late.servingMs / 1000, 1)} s`, `${fixed(late.servingCpuMs / 1000, 1)} s`],
   )
-} finally {
-  rmSync(dir, { recursive: true, force: true })
+  printTable(`${N.toLocaleString('en')} payments (create rate: POST /v1/payments/s, 8 concurrent; list: GET /v1/payments, every filter combination and a deep page; RSS above an empty sandbox after a GC)`,
+    ['mode', 'payments', 'creates/s', 'RSS/payment', 'list p50', 'worst combination p50 (≤ 2 ms)', 'list p99', 'server CPU per list', 'compaction', 'longest stall (≤ 50 ms)', 'restart (≤ 10 s)', 'restart CPU', 'bulk seed'], rows)
+  printTable(`GET /v1/payments at ${N.toLocaleString('en')} payments, by filter combination (40 requests each, one connection; target p50 ≤ 2 ms)`,
+    ['filters', 'memory p50', 'memory p99', 'data file p50', 'data file p99', 'result'],
+    measured[0].lists.map((list, i) => {
+      const other = measured[1]?.lists[i]
+      const worst = Math.max(list.p50, other?.p50 ?? 0)
+      return [list.name, `${fixed(list.p50, 2)} ms`, `${fixed(list.p99, 2)} ms`, other ? `${fixed(other.p50, 2)} ms` : '-', other ? `${fixed(other.p99, 2)} ms` : '-', worst <= 2 ? 'pass' : 'miss']
+    }))
+  printTable(`Start-up from the data file, the process's start to serving (target ≤ 10 s at a million payments)`,
+    ['file', 'payments', 'journal change sets', 'start-up', 'start-up CPU'], restarts)
 }
-printTable(`${N.toLocaleString('en')} payments (create rate: POST /v1/payments/s, 8 concurrent; list: GET /v1/payments, every filter combination and a deep page; RSS above an empty sandbox after a GC)`,
-  ['mode', 'payments', 'creates/s', 'RSS/payment', 'list p50', 'worst combination p50 (≤ 2 ms)', 'list p99', 'server CPU per list', 'compaction', 'longest stall (≤ 50 ms)', 'restart (≤ 10 s)', 'restart CPU', 'bulk seed'], rows)
-printTable(`GET /v1/payments at ${N.toLocaleString('en')} payments, by filter combination (40 requests each, one connection; target p50 ≤ 2 ms)`,
-  ['filters', 'memory p50', 'memory p99', 'data file p50', 'data file p99', 'result'],
-  measured[0].lists.map((list, i) => {
-    const other = measured[1]?.lists[i]
-    const worst = Math.max(list.p50, other?.p50 ?? 0)
-    return [list.name, `${fixed(list.p50, 2)} ms`, `${fixed(list.p99, 2)} ms`, other ? `${fixed(other.p50, 2)} ms` : '-', other ? `${fixed(other.p99, 2)} ms` : '-', worst <= 2 ? 'pass' : 'miss']
-  }))
-printTable(`Start-up from the data file, the process's start to serving (target ≤ 10 s at a million payments)`,
-  ['file', 'payments', 'journal change sets', 'start-up', 'start-up CPU'], restarts)
+
+/** The same number of payments created through the API, measured from outside (scale-api.mjs). */
+async function apiPart() {
+  const sequential = 10_000
+  const log = (line) => process.stderr.write(`${line}\n`)
+  const r = await runApiScale({ dataFile: join(dir, 'api.json'), payments: N, sequential, log })
+  const perPayment = r.rssPerPayment
+  printTable(`${N.toLocaleString('en')} payments created through the API (the CLI on a data file, --durability batched; 8 concurrent clients), the process's RSS (VmRSS) right after the last`,
+    ['measure', 'value', 'limit', 'result'],
+    [
+      ['payments held (the account measured and a warm-up account)', r.held.toLocaleString('en'), '', ''],
+      ['created per second', fixed(r.createRate, 0), '', ''],
+      ['RSS', `${fixed(r.rss / 1e6, 0)} MB`, '', ''],
+      ['RSS per payment', `${fixed(perPayment, 0)} B`, '≤ 1000 B', perPayment <= 1000 ? 'pass' : 'MISSED'],
+    ])
+  const ratio = (key) => r.last[key] / r.first[key]
+  const cell = (us) => (us === undefined ? '—' : `${fixed(us, 0)} µs`)
+  const met = ratio('p50') <= 1.5 && ratio('p99') <= 1.5
+  printTable(`POST /v1/payments one after another (${sequential.toLocaleString('en')} to each sandbox, one connection, in turns of 250), right after the ${N.toLocaleString('en')}th payment, against a sandbox started with ${PEER_SIZE.toLocaleString('en')}; target: within 1.5× at p50 and p99`,
+    ['sandbox', 'p50 ms', 'p99 ms', 'max ms', 'server CPU per POST'],
+    [
+      [`${PEER_SIZE.toLocaleString('en')} payments (${r.peerPayments.toLocaleString('en')} at the end)`, fixed(r.first.p50, 2), fixed(r.first.p99, 2), fixed(r.first.max, 2), cell(r.first.cpuUs)],
+      [`${N.toLocaleString('en')} payments${r.compacting ? ' (a compaction was running)' : ''}`, fixed(r.last.p50, 2), fixed(r.last.p99, 2), fixed(r.last.max, 2), cell(r.last.cpuUs)],
+      [`ratio: ${met ? 'pass' : 'MISSED'}`, `${fixed(ratio('p50'), 2)}×`, `${fixed(ratio('p99'), 2)}×`, `${fixed(ratio('max'), 2)}×`, r.first.cpuUs && r.last.cpuUs ? `${fixed(r.last.cpuUs / r.first.cpuUs, 2)}×` : '—'],
+    ])
+}
