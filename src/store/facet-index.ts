@@ -350,7 +350,12 @@ export class FacetIndex<R> {
     this.forgetRoutes()
   }
 
-  /** The record leaves every node whose path names a changed facet's old value and joins the new ones. */
+  /**
+   * The record leaves every node whose path names a changed facet's old value and joins the new
+   * ones. A node left empty stays (it answers "none"): dropping it emptied the route cache too, and
+   * with payments moving through their statuses by the thousand a second (--settle auto) nodes and
+   * routes were made again and dropped again, most of what a payment left for the old generation.
+   */
   private move(node: FacetNode, from: number, path: number, ordinal: number, previous: readonly string[], keys: readonly string[]): void {
     if (node.children === undefined) return
     for (let j = from; j < this.facets.length; j++) {
@@ -361,10 +366,7 @@ export class FacetIndex<R> {
         if (old) this.move(old, j + 1, path | (1 << j), ordinal, previous, keys)
         continue
       }
-      if (old) {
-        this.remove(old, j + 1, ordinal, previous)
-        if (old.list!.length === 0) this.removeChild(map, previous[j]!)
-      }
+      if (old) this.remove(old, j + 1, ordinal, previous)
       this.insert(childOf(map, keys[j]!, j + 1, path | (1 << j)), j + 1, path | (1 << j), ordinal, keys)
     }
   }
@@ -377,14 +379,7 @@ export class FacetIndex<R> {
       const child = map?.get(keys[j]!)
       if (!map || !child) continue
       this.remove(child, j + 1, ordinal, keys)
-      if (child.list!.length === 0) this.removeChild(map, keys[j]!)
     }
-  }
-
-  /** An empty node goes; a cached route may hold it. */
-  private removeChild(map: Map<string, FacetNode>, key: string): void {
-    map.delete(key)
-    this.forgetRoutes()
   }
 }
 
