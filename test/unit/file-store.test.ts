@@ -9,6 +9,8 @@ import { createMemoryStore, openStore, StoreLoadError, type Store, type StoreOpt
 import { encodePayment, encodeWallet } from '../../src/store/data.js'
 import { ACCOUNT, payment, paymentChanges, tenant, wallet } from '../helpers/store-records.js'
 
+const LATER = '2026-01-02T00:00:00.000Z'
+
 let dir: string
 let file: string
 const open: Store[] = []
@@ -169,6 +171,18 @@ describe('change sets', () => {
     reset.apply([tenant(), put('wallet', ACCOUNT, 'wal_a', wallet('wal_a', 10n)), ...paymentChanges(wallet('wal_a', 10n), 1)])
     await reset.compact()
     expect(chunkLines()).toEqual([expect.stringMatching(/^\{"count":1,"id"/)])
+  })
+
+  it('a compaction writes anew the chunk of a payment whose put a restart replayed from the journal', async () => {
+    const store = await seeded(2000)
+    await store.compact()
+    const tenth = store.accounts.get(ACCOUNT)!.payments.get(payment(10, 'wal_a').id)!
+    store.apply([put('payment', ACCOUNT, tenth.id, { ...tenth, status: 'completed', updated_at: LATER })])
+    await closeAll()
+    const reopened = (await openFile()).store
+    await reopened.compact()
+    await closeAll()
+    expect((await openFile()).store.accounts.get(ACCOUNT)!.payments.get(tenth.id)).toMatchObject({ status: 'completed', updated_at: LATER })
   })
 
   it('refuse a journaled posting that is not a transaction, naming where it is', async () => {
