@@ -1,4 +1,4 @@
-import type { PaymentRecord } from '../model/records.js'
+import type { PaymentRecord, SettlementPlan } from '../model/records.js'
 
 /**
  * Payments are most of a large data file; the values most of them share (currency, network,
@@ -10,6 +10,7 @@ const MOST = 100_000
 const strings = new Map<string, string>()
 const amounts = new Map<string, bigint>()
 const units = new Map<bigint, bigint>()
+const plans = new Map<string, SettlementPlan>()
 
 /**
  * The metadata of every payment that has none: one object instead of a million. Frozen, as records
@@ -45,12 +46,24 @@ function shareUnits(value: bigint): bigint {
 /**
  * The same sharing for a payment the ledger has just made or changed (a put), so that a payment
  * created through the API costs what a loaded one does: its amount, recipient and empty metadata
- * were objects of their own (about 170 bytes of a payment's 450 on the heap).
+ * were objects of their own (about 170 bytes of a payment's 450 on the heap), and so was its
+ * settlement plan (--settle auto), nearly always the same four values.
  */
 export function sharePaymentValues(p: PaymentRecord): void {
   p.amount_units = shareUnits(p.amount_units)
   shareStrings(p)
   if (p.metadata !== NO_METADATA && isEmpty(p.metadata)) p.metadata = NO_METADATA
+  if (p.plan !== null) p.plan = sharePlan(p.plan)
+}
+
+/** One frozen plan for each distinct one (records are never changed in place: a put replaces the plan whole). */
+function sharePlan(plan: SettlementPlan): SettlementPlan {
+  const key = JSON.stringify([plan.outcome, plan.failure_code, plan.stage, plan.decided_by])
+  const known = plans.get(key)
+  if (known !== undefined) return known
+  const shared = Object.freeze({ outcome: plan.outcome, failure_code: plan.failure_code, stage: plan.stage, decided_by: plan.decided_by })
+  if (plans.size < MOST) plans.set(key, shared)
+  return shared
 }
 
 function isEmpty(object: object): boolean {
