@@ -25,3 +25,25 @@ export function formatAmount(units: bigint, decimals: number): string {
   if (fraction.length < 2) fraction = fraction.padEnd(Math.min(2, Math.max(decimals, 2)), '0')
   return `${negative ? '-' : ''}${whole}.${fraction}`
 }
+
+/** Decimals prices are compared and computed with: a price is an integer scaled by 10^18 inside. */
+export const PRICE_DECIMALS = 18
+
+/**
+ * The prices scaled last: a tick's bid and ask, and the limits of the orders it fills, are scaled
+ * several times per fill (crossing, value, what stays locked). Cleared when full.
+ */
+const scaled = new Map<string, bigint>()
+const SCALED_KEPT = 4096
+
+/** A price string (`AMOUNT_PATTERN`) scaled by 10^18; decimals beyond 18 are dropped. */
+export function scalePrice(price: string): bigint {
+  let value = scaled.get(price)
+  if (value === undefined) {
+    const [whole = '0', fraction = ''] = price.split('.')
+    value = BigInt(whole + fraction.slice(0, PRICE_DECIMALS).padEnd(PRICE_DECIMALS, '0'))
+    if (scaled.size >= SCALED_KEPT) scaled.clear()
+    scaled.set(price, value)
+  }
+  return value
+}

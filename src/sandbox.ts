@@ -168,7 +168,7 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
     journal,
   }
   const stream = createStreamServer({ config, clock, store, accounts, bus, model: prices, tradingPairs: () => pairs.all.map((p) => p.pair), nextRequestId: () => `req_${http.requestIds.base62(24)}`, logger }, options.stream)
-  const matching = createOrderMatching({ store, clock, bus, orders: services.orders, onTick: stream.onTick })
+  const matching = createOrderMatching({ store, clock, bus, orders: services.orders, prices, onTick: stream.onTick })
   const routes: AnyRoute[] = [
     ...priceRoutes(prices), ...quoteRoutes(pairs), ...walletRoutes, ...paymentRoutes, ...payoutRoutes, ...orderRoutes, ...settlementRoutes, ...whitelistRoutes, ...webhookRoutes,
     ...controlRoutes, ...accountControlRoutes, ...faultControlRoutes, ...snapshotRoutes, ...webhookControlRoutes(webhooks), ...priceControlRoutes(prices), ...orderControlRoutes, ...settlementControlRoutes,

@@ -7,18 +7,16 @@
  * total at its limit price) always covers them, and rounding can never create money.
  */
 
-export const PRICE_DECIMALS = 18
+import { PRICE_DECIMALS, scalePrice } from '../money.js'
+
+// In money.ts, so that the store's book of resting orders sorts limits the way fills compare them.
+export { PRICE_DECIMALS, scalePrice }
+
 const PRICE_SCALE = 10n ** BigInt(PRICE_DECIMALS)
 const BPS = 10_000n
 
 const ceilDiv = (a: bigint, b: bigint) => (a + b - 1n) / b
 const pow10 = (n: number) => 10n ** BigInt(n)
-
-/** A price string (`AMOUNT_PATTERN`, at most 18 decimals) scaled by 10^18. */
-export function scalePrice(price: string): bigint {
-  const [whole = '0', fraction = ''] = price.split('.')
-  return BigInt(whole + fraction.slice(0, PRICE_DECIMALS).padEnd(PRICE_DECIMALS, '0'))
-}
 
 /** What an order's decimals and fee rate make of exact values. */
 export interface OrderScale {
