@@ -7,7 +7,7 @@
  * total at its limit price) always covers them, and rounding can never create money.
  */
 
-import { PRICE_DECIMALS, scalePrice } from '../money.js'
+import { formatAmount, PRICE_DECIMALS, scalePrice } from '../money.js'
 
 // In money.ts, so that the store's book of resting orders sorts limits the way fills compare them.
 export { PRICE_DECIMALS, scalePrice }
@@ -16,7 +16,9 @@ const PRICE_SCALE = 10n ** BigInt(PRICE_DECIMALS)
 const BPS = 10_000n
 
 const ceilDiv = (a: bigint, b: bigint) => (a + b - 1n) / b
-const pow10 = (n: number) => 10n ** BigInt(n)
+// Every fill asks for a few powers of ten: computed once (decimals are at most 18, prices' 18 too).
+const POWERS = Array.from({ length: 2 * PRICE_DECIMALS + 1 }, (_, n) => 10n ** BigInt(n))
+const pow10 = (n: number) => POWERS[n] ?? 10n ** BigInt(n)
 
 /** What an order's decimals and fee rate make of exact values. */
 export interface OrderScale {
@@ -47,13 +49,8 @@ export function averagePrice(scale: OrderScale, num: bigint, filledUnits: bigint
   return renderScaled(scaled, decimals)
 }
 
-/** Integer units of 10^-decimals → a decimal string with at least two fraction digits. */
-export function renderScaled(units: bigint, decimals: number): string {
-  const digits = units.toString().padStart(decimals + 1, '0')
-  const whole = digits.slice(0, digits.length - decimals)
-  const fraction = digits.slice(digits.length - decimals).replace(/0+$/, '')
-  return `${whole}.${fraction.padEnd(2, '0')}`
-}
+/** Integer units of 10^-decimals → a decimal string with at least two fraction digits (as an amount is rendered). */
+export const renderScaled = (units: bigint, decimals: number): string => formatAmount(units, decimals)
 
 /** A price string in its shortest form (`"3000.50"`, `"0.000123"`). */
 export const normalisePrice = (price: string): string => renderScaled(scalePrice(price), PRICE_DECIMALS)
