@@ -9,6 +9,7 @@ import type { Bus } from './bus.js'
 import type { EventType, SandboxEvent } from '../model/events.js'
 import type { WebhookEndpointRecord } from '../model/records.js'
 import { createDeliveryLog, presentDelivery, recordAttempt, type Delivery, type DeliveryFilter, type DeliveryRecord } from './delivery-log.js'
+import { eventJson } from './order-json.js'
 import { nextRetryDelay } from './retry-schedule.js'
 import { webhookHeaders } from './signing.js'
 import { createWebhookTransport, type AttemptOutcome, type WebhookTransport } from './webhook-http.js'
@@ -89,7 +90,7 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
       let body: string | undefined
       for (const endpoint of account.webhooks.values()) {
         if (endpoint.status !== 'enabled' || !subscribes(endpoint, event.type)) continue
-        body ??= JSON.stringify(event)
+        body ??= eventJson(event)
         const record = log.add({
           id: deliveryId(event.account_id),
           event_id: event.id,

@@ -1,5 +1,6 @@
 import * as z from 'zod'
 import { ApiError, echo, type ErrorCode } from '../errors.js'
+import { orderJson, spliceJson } from '../events/order-json.js'
 import type { OrderNotification, WalletNotification } from '../model/events.js'
 import { parseOrThrow } from '../schemas/validate.js'
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../schemas/json-depth.js'
@@ -112,5 +113,9 @@ export const walletFrame = (notification: WalletNotification): Buffer =>
     }),
   )
 
-export const orderFrame = (notification: OrderNotification): Buffer =>
-  Buffer.from(JSON.stringify({ type: 'order', channel: 'orders', event: notification.event, sequence: notification.sequence, data: notification.data, timestamp: notification.timestamp }))
+/** The order is written through `orderJson` (events/order-json.ts): its fills are not written anew for every event. */
+export const orderFrame = (notification: OrderNotification): Buffer => {
+  const frame = { type: 'order', channel: 'orders', event: notification.event, sequence: notification.sequence, data: notification.data, timestamp: notification.timestamp }
+  const { data } = notification
+  return Buffer.from(data !== null && typeof data === 'object' ? spliceJson(frame, 'data', orderJson(data as Record<string, unknown>)) : JSON.stringify(frame))
+}

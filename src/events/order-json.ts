@@ -1,0 +1,76 @@
+import type { SandboxEvent } from '../model/events.js'
+
+/**
+ * The JSON of what carries an order (a webhook's event body, an `orders` channel frame), the same
+ * text `JSON.stringify` writes, without writing an order's fills again and again. Every order event
+ * carries the order with all its fills, and an order that fills on every tick has hundreds: written
+ * whole, the fills were most of a tick's cost for each listener (a webhook endpoint, a stream
+ * subscriber). An order's fills are only ever appended, and `presentOrder` shares each presented
+ * fill object between the answers and events of one order, so the text of a list of fills is kept
+ * under its last fill object and the next list, one fill longer, adds the text of that fill.
+ * The text of a whole presented order is kept too, so an event's webhook body and its stream frame
+ * write it once.
+ */
+
+/** The JSON of a list of fills without its brackets, under the list's last fill object (only the latest per order is kept). */
+const fillsTexts = new WeakMap<object, string>()
+/** The JSON of a presented order, under the presented object (an event's webhook body and stream frame share it). */
+const orderTexts = new WeakMap<object, string>()
+
+function fillsText(fills: readonly unknown[]): string {
+  const last = fills[fills.length - 1]
+  if (last === null || typeof last !== 'object') return fills.map((fill) => JSON.stringify(fill)).join(',')
+  const known = fillsTexts.get(last)
+  if (known !== undefined) return known
+  const before = fills.length > 1 ? fills[fills.length - 2] : undefined
+  const previous = before !== null && typeof before === 'object' ? fillsTexts.get(before) : fills.length === 1 ? '' : undefined
+  let text: string
+  if (previous === undefined) {
+    text = fills.map((fill) => JSON.stringify(fill)).join(',')
+  } else {
+    text = previous === '' ? JSON.stringify(last) : `${previous},${JSON.stringify(last)}`
+    // The next list starts from this one: the shorter text is not needed again.
+    if (before !== undefined) fillsTexts.delete(before as object)
+  }
+  fillsTexts.set(last, text)
+  return text
+}
+
+/**
+ * `JSON.stringify(value)` with `value[key]` written as `raw` (its JSON, given), in its place among
+ * the keys. `value` is a plain object of string keys.
+ */
+export function spliceJson(value: Record<string, unknown>, key: string, raw: string): string {
+  const head: Record<string, unknown> = {}
+  const tail: Record<string, unknown> = {}
+  let found = false
+  for (const name in value) {
+    if (name === key) found = true
+    else if (found) tail[name] = value[name]
+    else head[name] = value[name]
+  }
+  if (!found) return JSON.stringify(value)
+  const before = JSON.stringify(head)
+  const after = JSON.stringify(tail)
+  return `${before === '{}' ? '{' : `${before.slice(0, -1)},`}${JSON.stringify(key)}:${raw}${after === '{}' ? '}' : `,${after.slice(1)}`}`
+}
+
+/** `JSON.stringify(order)` for a presented order (`presentOrder`). */
+export function orderJson(order: Record<string, unknown>): string {
+  let text = orderTexts.get(order)
+  if (text === undefined) {
+    const { fills } = order
+    text = Array.isArray(fills) && fills.length > 0 ? spliceJson(order, 'fills', `[${fillsText(fills)}]`) : JSON.stringify(order)
+    orderTexts.set(order, text)
+  }
+  return text
+}
+
+const isOrder = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && (value as { object?: unknown }).object === 'order'
+
+/** `JSON.stringify(event)`: an order event's order through `orderJson`. */
+export function eventJson(event: SandboxEvent): string {
+  const { data } = event
+  if (!event.type.startsWith('order.') || !isOrder(data.object)) return JSON.stringify(event)
+  return spliceJson(event as unknown as Record<string, unknown>, 'data', spliceJson(data, 'object', orderJson(data.object)))
+}
