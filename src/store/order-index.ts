@@ -44,9 +44,9 @@ export class OrderIndex {
     return [...open, ...partial].sort((a, b) => a.seq - b.seq)
   }
 
-  /** How many orders can still fill, without copying them. */
+  /** How many orders can still fill (those the book holds), without copying them. */
   openCount(): number {
-    return this.list({ status: 'open' }, 0, 0).total + this.list({ status: 'partially_filled' }, 0, 0).total
+    return this.book.size
   }
 
   add(order: OrderRecord): void {

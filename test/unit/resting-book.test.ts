@@ -71,7 +71,7 @@ describe('the book of resting orders', () => {
             if (got !== want) wrong.push(`tick at ${s.at}: ${got}, not ${want}`)
             if (new Set(asked).size !== asked.length) wrong.push(`a pair's quote asked twice: ${asked.join()}`)
           }
-          if (index.book.size !== index.openCount()) wrong.push(`${index.book.size} in the book, ${index.openCount()} open`)
+          if (index.openCount() !== index.open().length) wrong.push(`${index.openCount()} in the book, ${index.open().length} open`)
         }
         expect(wrong).toEqual([])
       }),
