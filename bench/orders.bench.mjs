@@ -6,17 +6,20 @@
 //   ticks than the run has): each tick makes 1,000 fills, each a transaction through the trading
 //   desk, a release, a change set and an event carrying the order with all its fills so far (so
 //   the events grow: by the last tick each order has as many fills as there were ticks).
-//   Target ≤ 50 ms. The same again with `--data-file` (the journal on, batched), shown beside it.
+//   Target ≤ 50 ms. The same again with `--data-file` (the journal on, batched), and with a
+//   subscriber to the `orders` channel (in a process of its own: orders-stream-client.mjs), each
+//   event then also a frame on a socket; shown beside it.
 // - 10,000 orders that rest (limits the price never reaches on either side): a tick fills nothing
 //   and should touch none of them. Target ≤ 5 ms.
 // Half of each book buys and half sells, over every trading pair of the default account. The
 // process's CPU time per tick is shown too: on a shared machine it moves less than the wall clock.
 //
 // Knobs: BENCH_FILLING (1,000), BENCH_RESTING (10,000), BENCH_TICKS (200), BENCH_BOOKS (some of
-// fill,journal,rest; all by default), BENCH_STRICT=1 (exit 1 when a target is missed).
+// fill,journal,stream,rest; all by default), BENCH_STRICT=1 (exit 1 when a target is missed).
 import { mkdtempSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { fork } from 'node:child_process'
 import { loadConfig } from '../dist/config.js'
 import { createSandbox } from '../dist/sandbox.js'
 import { silentLogger } from '../dist/logger.js'
@@ -26,8 +29,32 @@ const FILLING = Number(process.env.BENCH_FILLING ?? 1_000)
 const RESTING = Number(process.env.BENCH_RESTING ?? 10_000)
 const TICKS = Number(process.env.BENCH_TICKS ?? 200)
 
+const DEFAULT_KEY = 'sk_test_sandbox_default_key'
+
+/** A subscriber to the `orders` channel in another process; resolves once it has its snapshot. */
+function subscribe(url) {
+  const child = fork(new URL('./orders-stream-client.mjs', import.meta.url), [url, DEFAULT_KEY])
+  const next = () => new Promise((resolve, reject) => child.once('message', (message) => (message.error ? reject(new Error(message.error)) : resolve(message))))
+  return next().then(() => ({
+    /** What it got so far: frames, bytes, and the close code if the sandbox closed it. */
+    report: () => (child.send('report'), next()),
+    stop: () => child.kill(),
+  }))
+}
+
+/** Waits until the subscriber has stopped receiving (the sandbox has sent everything it will). */
+async function settle(subscriber) {
+  let last = await subscriber.report()
+  for (;;) {
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    const now = await subscriber.report()
+    if (now.frames === last.frames || now.closed !== null) return now
+    last = now
+  }
+}
+
 /** Places `count` orders, then runs TICKS ticks; the time of each tick (ms) and the fills it made. */
-async function runBook({ count, crossing, dataFile }) {
+async function runBook({ count, crossing, dataFile, stream }) {
   const folder = dataFile ? mkdtempSync(join(tmpdir(), 'bench-orders-')) : undefined
   const flags = { port: 0, quiet: true, settle: 'manual', rateLimit: 0, clock: 'manual', seed: 'bench-orders', ...(folder ? { dataFile: join(folder, 'data.jsonl') } : {}) }
   const config = loadConfig({ flags })
@@ -53,9 +80,16 @@ async function runBook({ count, crossing, dataFile }) {
       services.orders.create(account, { pair: pair.pair, side, type: 'limit', amount, limit_price: limit, time_in_force: 'gtc', base_wallet: walletOf(pair.base).id, quote_wallet: walletOf(pair.quote).id, metadata: {} })
     }
     const placeMs = performance.now() - started
+    let subscriber
+    if (stream) {
+      const { url } = await sandbox.listen()
+      subscriber = await subscribe(`${url.replace(/^http/, 'ws')}/v1/stream`)
+    }
 
     let fills = 0
+    let events = 0
     const countFills = (notification) => {
+      events++
       if (notification.event === 'order.partially_filled' || notification.event === 'order.filled') fills++
     }
     bus.on('order', countFills)
@@ -71,9 +105,16 @@ async function runBook({ count, crossing, dataFile }) {
       const used = process.cpuUsage(cpu)
       cpuPerTick.push((used.user + used.system) / 1000)
       fillsPerTick.push(fills)
+      // Between ticks (untimed), the sockets write what the tick queued.
+      if (subscriber) await new Promise((resolve) => setImmediate(resolve))
     }
     bus.off('order', countFills)
-    return { placeMs, perTick, cpuPerTick, fillsPerTick, open: account.orders.openCount() }
+    let received
+    if (subscriber) {
+      received = { events, ...(await settle(subscriber)) }
+      await subscriber.stop()
+    }
+    return { placeMs, perTick, cpuPerTick, fillsPerTick, received, open: account.orders.openCount() }
   } finally {
     await sandbox.close()
     if (folder) rmSync(folder, { recursive: true, force: true })
@@ -83,13 +124,21 @@ async function runBook({ count, crossing, dataFile }) {
 const BOOKS = [
   { id: 'fill', name: `${FILLING} orders fill on every tick`, count: FILLING, crossing: true, target: 50 },
   { id: 'journal', name: `${FILLING} orders fill on every tick, --data-file`, count: FILLING, crossing: true, dataFile: true, target: 50 },
+  { id: 'stream', name: `${FILLING} orders fill on every tick, orders channel`, count: FILLING, crossing: true, stream: true, target: 50 },
   { id: 'rest', name: `${RESTING} orders rest`, count: RESTING, crossing: false, target: 5 },
 ].filter((book) => !process.env.BENCH_BOOKS || process.env.BENCH_BOOKS.split(',').includes(book.id))
 
 let missed = 0
 const rows = []
+const notes = []
 for (const book of BOOKS) {
-  const { placeMs, perTick, cpuPerTick, fillsPerTick, open } = await runBook(book)
+  const { placeMs, perTick, cpuPerTick, fillsPerTick, received, open } = await runBook(book)
+  if (received) {
+    // The acknowledgement and the snapshot came before the ticks.
+    const frames = received.frames - 2
+    notes.push(`${book.name}: the subscriber got ${frames} of the ticks' ${received.events} order events (${fixed(received.bytes / 1e6, 1)} MB)${received.closed === null ? '' : `, then was closed (${received.closed})`}`)
+    if (frames !== received.events) missed++
+  }
   const median = percentile(perTick, 50)
   const ok = median <= book.target
   if (!ok) missed++
@@ -101,4 +150,5 @@ printTable(
   ['book', 'orders', 'open after', 'placed/s', 'fills/tick', 'median ms', 'p99 ms', 'max ms', 'CPU median ms', 'target ms', 'result'],
   rows,
 )
+for (const note of notes) console.log(note)
 if (missed > 0 && process.env.BENCH_STRICT === '1') process.exit(1)
