@@ -51,6 +51,8 @@ export function presentOrder(order: OrderRecord): z.input<typeof OrderSchema> {
   const base = (units: bigint) => formatAmount(units, order.base_decimals)
   const quote = (units: bigint) => formatAmount(units, order.quote_decimals)
   const fills = renderedFills(order)
+  // An order that can no longer fill gets no fill to add: what was kept for it is let go.
+  if (order.status !== 'open' && order.status !== 'partially_filled') rendered.delete(order)
   return {
     id: order.id,
     object: 'order' as const,
