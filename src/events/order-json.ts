@@ -32,8 +32,18 @@ function fillsText(fills: readonly unknown[]): string {
     // The next list starts from this one: the shorter text is not needed again.
     if (before !== undefined) fillsTexts.delete(before as object)
   }
+  flatten(text)
   fillsTexts.set(last, text)
   return text
+}
+
+/**
+ * V8 keeps a concatenation as a tree of its parts, and a text grown a fill at a time would be a
+ * tree as deep as the order has fills: turning that into bytes for a socket cost more than writing
+ * the JSON anew. Reading a character makes V8 flatten it into one piece, once.
+ */
+function flatten(text: string): void {
+  text.charCodeAt(0)
 }
 
 /**
