@@ -179,7 +179,8 @@ export interface IdempotencyRecord {
   body: string
   request_id: string
   created_at: string
-  expires_at: number
+  /** 24 h of sandbox time after `created_at`. */
+  expires_at: string
 }
 
 export type OrderSide = 'buy' | 'sell'

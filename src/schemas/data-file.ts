@@ -16,7 +16,7 @@ type Stored<T> = { [K in keyof T]: T[K] extends bigint ? string : T[K] }
  * in log order (its position is its id), amounts as signed base units. Data written before
  * postings existed has none; it loads with one opening-balance transaction per funded wallet.
  */
-const postedAt = z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'expected an ISO 8601 timestamp')
+const postedAt = z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'expected an ISO 8601 timestamp').meta({ format: 'date-time' })
 const postedUnits = z.string().regex(/^-?[1-9]\d*$/, 'expected non-zero base units as a string of digits, with a sign when negative')
 
 export const TransactionDataSchema = z.object({
@@ -41,7 +41,11 @@ export type TransactionLine = z.infer<typeof TransactionLineSchema>
  */
 const units = z.string().regex(/^-?\d+$/, 'expected base units as a string of digits')
 const metadata = z.record(z.string(), z.string())
-const timestamp = z.string()
+/**
+ * An instant, ISO 8601 (`format: date-time` in the OpenAPI document). Checked as a string only: a
+ * file holds millions of them, and the sandbox wrote them all.
+ */
+const timestamp = z.string().meta({ format: 'date-time' })
 
 export const KeyDataSchema = z.object({
   key: z.string(),
@@ -220,7 +224,8 @@ export const IdempotencyDataSchema = z.object({
   body: z.string(),
   request_id: z.string(),
   created_at: timestamp,
-  expires_at: z.number(),
+  // Older files hold ms since the epoch; they still load.
+  expires_at: z.preprocess((value) => (typeof value === 'number' ? new Date(value).toISOString() : value), timestamp),
 })
 
 const decimal = z.string().regex(AMOUNT_PATTERN, 'expected a decimal string')

@@ -211,14 +211,15 @@ describe('the document works in the common tools (CONTRACT.md section 14)', () =
     expect(doc.components.schemas!.Fault).toMatchObject({ properties: { latency_ms: { anyOf: [{ anyOf: [{ type: 'integer' }, { type: 'array', items: { type: 'integer' }, minItems: 2, maxItems: 2 }] }, { type: 'null' }] } } })
   })
 
-  it('gives every timestamp format date-time', () => {
-    const timestamps = everyNode(doc.components.schemas).filter(({ path }) => !path.startsWith('/SandboxSnapshot/properties/accounts')).flatMap(({ path, node }) =>
+  it('gives every timestamp anywhere in the document format date-time (the snapshot and restore bodies included)', () => {
+    const timestamps = everyNode(doc).flatMap(({ path, node }) =>
       Object.entries((node.properties ?? {}) as Record<string, Record<string, unknown>>)
         .filter(([name]) => /(_at|^at|^now|^timestamp)$/.test(name))
         .map(([name, schema]) => ({ where: `${path}/${name}`, schema: resolveProperty(schema) })),
     )
-    expect(timestamps.length).toBeGreaterThan(20)
-    for (const { where, schema } of timestamps) expect(schema.format, where).toBe('date-time')
+    expect(timestamps.length).toBeGreaterThan(100)
+    expect(timestamps.map(({ where }) => where)).toContain('/components/schemas/SandboxSnapshot/properties/accounts/items/properties/payments/items/completed_at')
+    expect(timestamps.filter(({ schema }) => schema.format !== 'date-time').map(({ where, schema }) => `${where}: ${JSON.stringify(schema)}`)).toEqual([])
   })
 
   it('makes closed sets enums in answers: currency, network, status, failure codes, event types', () => {
