@@ -19,7 +19,7 @@ const HELP: Record<ConfigKey, [string, string?]> = {
   envelope: ['wrapped: {data, request_id}; bare: single resources unwrapped', '<wrapped|bare>'],
   lenient: ['accept numeric amounts, lower-case currencies, destination and form bodies'],
   rateLimit: ['requests per second per API key (0 turns the limit off)', '<n>'],
-  dataFile: ['keep the ledger in this file (a JSON-lines snapshot plus a journal beside it; default: in memory)', '<path>'],
+  dataFile: ['keep the ledger in this file (a JSON-lines snapshot plus a journal beside it)', '<path>'],
   durability: ['with --data-file: strict fsyncs every change before answering; batched writes within 100 ms', '<strict|batched>'],
   fixtures: ['directory of fixture files', '<dir>'],
   whitelistEnforced: ['enforce the address whitelist on every account'],
