@@ -1,7 +1,9 @@
+import { VERSION_HEADER } from '../version.js'
+
 /** The response headers and the Idempotency-Key parameter the document describes once, under components. */
 
 export function responseHeaders(options: { rateLimited: boolean; idempotent: boolean }): Record<string, unknown> {
-  const names = ['X-Request-Id', ...(options.rateLimited ? RATE_LIMIT_HEADERS : []), ...(options.idempotent ? ['Idempotent-Replayed'] : [])]
+  const names = ['X-Request-Id', VERSION_HEADER, ...(options.rateLimited ? RATE_LIMIT_HEADERS : []), ...(options.idempotent ? ['Idempotent-Replayed'] : [])]
   return Object.fromEntries(names.map((name) => [name, { $ref: `#/components/headers/${name}` }]))
 }
 
@@ -12,6 +14,7 @@ const integerHeader = (description: string) => ({ description, schema: { type: '
 
 export const HEADERS: Record<string, unknown> = {
   'X-Request-Id': { ...stringHeader('The request id (`req_…`), the same as `request_id` in the body.', 'req_4fJ8kQ2mN7pX9sT3vW6yZ1aB'), required: true },
+  [VERSION_HEADER]: { ...stringHeader('The version of the wallet-sandbox that answered, on every answer: a client checks it talks to a sandbox it supports.', '0.1.0'), required: true },
   'RateLimit-Policy': stringHeader('The rate-limit policy: N requests per one-second window. Absent with --rate-limit 0.', '"sandbox";q=10;w=1'),
   RateLimit: stringHeader('Requests remaining in the window (r) and whole seconds until a slot frees (t). Absent with --rate-limit 0.', '"sandbox";r=9;t=0'),
   'X-RateLimit-Limit': integerHeader('Requests per second allowed for this key (legacy header).'),
