@@ -4,6 +4,7 @@ import { createRequestLog } from './http/middleware/request-log.js'
 import { describeListenError } from './listen-error.js'
 import { createLogger } from './logger.js'
 import { createSandbox } from './sandbox.js'
+import { addressesOf } from './sandbox-addresses.js'
 import { toFlags, type SandboxOptions } from './sandbox-options.js'
 
 /**
@@ -49,13 +50,12 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
       code: (error as NodeJS.ErrnoException).code,
     })
   }
-  const baseUrl = address.url.replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//[::1]:')
-  const apiKey = sandbox.fixtures.accounts.default_account.keys.find((key) => key.type === 'secret')?.key ?? ''
+  const { url, baseUrl, streamUrl, apiKey } = addressesOf(sandbox, address)
   let closing: Promise<void> | undefined
   return {
-    url: `${baseUrl}/v1`,
+    url,
     baseUrl,
-    streamUrl: `${baseUrl.replace(/^http/, 'ws')}/v1/stream`,
+    streamUrl,
     apiKey,
     control: createControlClient({ baseUrl, controlToken: config.controlToken }),
     close: () => (closing ??= sandbox.close()),

@@ -47,6 +47,7 @@ export const INFO_DESCRIPTION = [
 ].join('\n')
 
 export function successDescription(route: AnyRoute, underV1: boolean): string {
+  if (route.list === 'cursor') return 'The results after the cursor: `{data: [...], has_more, request_id}`.'
   if (route.list) return 'A page of results: `{data: [...], pagination, request_id}` (the same with --envelope bare).'
   if (!underV1) return 'The result in the `{data, request_id}` envelope (whatever --envelope says).'
   return 'The resource in the `{data, request_id}` envelope. With --envelope bare the body is the resource itself.'

@@ -181,10 +181,11 @@ function successSchema(route: AnyRoute, shared: Shared): JsonSchema {
   shared.components.schemas.RequestId ??= { type: 'string', pattern: '^req_', description: 'The id of this request; also sent as the X-Request-Id header.', example: 'req_4fJ8kQ2mN7pX9sT3vW6yZ1aB' }
   if (route.list) {
     const extra = route.listExtra ? (shared.components.render(route.listExtra, 'output', { inline: true }) as { properties: Record<string, JsonSchema>; required?: string[] }) : undefined
+    const position = route.list === 'cursor' ? { has_more: { type: 'boolean', description: 'More match after the last item of data: ask again with after set to its id.' } } : { pagination: shared.paginationSchema }
     return {
       type: 'object',
-      properties: { data: { type: 'array', items: resource }, pagination: shared.paginationSchema, ...extra?.properties, request_id: requestId },
-      required: ['data', 'pagination', ...(extra?.required ?? []), 'request_id'],
+      properties: { data: { type: 'array', items: resource }, ...position, ...extra?.properties, request_id: requestId },
+      required: ['data', ...Object.keys(position), ...(extra?.required ?? []), 'request_id'],
       additionalProperties: false,
     }
   }

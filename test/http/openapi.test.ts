@@ -249,14 +249,26 @@ describe('the document works in the common tools (CONTRACT.md section 14)', () =
     expect(createWallet.content['application/json']!.schema.properties.type).toMatchObject({ default: 'user' })
   })
 
-  it('types limit and offset of every list as integers with their bounds and defaults', () => {
-    const lists = sb.sandbox.routes.filter((route) => route.list)
+  it('types limit and offset of every paged list as integers with their bounds and defaults', () => {
+    const lists = sb.sandbox.routes.filter((route) => route.list === true)
     expect(lists.length).toBeGreaterThan(5)
     for (const route of lists) {
       const parameters = doc.paths[route.path]![route.method]!.parameters as Array<{ name: string; required: boolean; schema: unknown }>
       expect(parameters.find((parameter) => parameter.name === 'limit'), route.operationId).toMatchObject({ required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } })
       expect(parameters.find((parameter) => parameter.name === 'offset'), route.operationId).toMatchObject({ required: false, schema: { type: 'integer', minimum: 0, default: 0 } })
     }
+  })
+
+  it('describes the event log as a list read from a cursor, each item one of the webhook events', () => {
+    const operation = doc.paths['/_sandbox/events']!.get!
+    const parameters = operation.parameters as Array<{ name: string; required: boolean; schema: Record<string, unknown> }>
+    expect(parameters.map((parameter) => parameter.name)).toEqual(['api_key', 'account_id', 'type', 'object_id', 'after', 'limit', 'wait'])
+    expect(parameters.find((parameter) => parameter.name === 'limit')).toMatchObject({ required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 100 } })
+    expect(parameters.find((parameter) => parameter.name === 'wait')).toMatchObject({ required: false, schema: { type: 'integer', minimum: 0, maximum: 30000, default: 0 } })
+    const schema = response(operation, '200').content!['application/json']!.schema as { properties: Record<string, { items?: { $ref: string } }>; required: string[] }
+    expect(schema.required).toEqual(['data', 'has_more', 'dropped', 'request_id'])
+    const event = doc.components.schemas![schema.properties.data!.items!.$ref.split('/').pop()!] as { oneOf?: Array<{ $ref: string }>; anyOf?: Array<{ $ref: string }> }
+    expect((event.oneOf ?? event.anyOf)!.map((member) => member.$ref)).toContain('#/components/schemas/PaymentFailedEvent')
   })
 
   it('describes every event type in the webhooks section, with the Standard Webhooks headers', () => {
