@@ -1,13 +1,18 @@
 import { createControlRequest, queryOf, type ControlClientOptions } from './control-request.js'
+import { waitForEvent } from './event-wait.js'
 import type {
   AccountPaymentFilter, AccountWhitelistFilter, DeliveryFilter, FailPaymentInput, PageOptions, PostingFilter, RequestFilter, SandboxBalance, SandboxClock, SandboxCreatedKey,
   SandboxCreateKeyInput, SandboxDelivery, SandboxFault, SandboxFaultInput, SandboxHealth, SandboxLedgerTransaction, SandboxMagicAddress, SandboxOrder, SandboxOutcomeRule,
   SandboxOutcomeRuleInput, SandboxPayment, SandboxPayout, SandboxPricePin, SandboxRequest, SandboxResetResult, SandboxRestoreResult, SandboxSettlement,
-  SandboxSettlementFailureCode, SandboxSnapshot, SandboxWallet, SandboxWebhookEndpoint, SandboxWhitelistedAddress, SettlementFilter,
+  SandboxSettlementFailureCode, SandboxSnapshot, SandboxWallet, SandboxWebhookEndpoint, SandboxWhitelistedAddress, SettlementFilter, EventFilter, EventMatch, SandboxEvent, SandboxEventPage,
 } from './control-types.js'
 
 export type * from './control-types.js'
 export { SandboxControlError, type ControlClientOptions } from './control-request.js'
+export { EventWaitTimeoutError } from './event-wait.js'
+
+/** How long `waitForEvent` waits unless told. */
+const DEFAULT_EVENT_TIMEOUT_MS = 10_000
 
 /**
  * A small typed client of the control API (`/_sandbox`, CONTRACT.md sections 10 and 13), for test
@@ -77,6 +82,13 @@ export interface ControlClient {
   rejectOrder(orderId: string, reason?: string): Promise<SandboxOrder>
   /** Recent `/v1` requests, newest first (one page: `limit` 1–100, default 20). */
   requests(filter?: RequestFilter): Promise<SandboxRequest[]>
+  /** Events as webhooks carry them, oldest first (`GET /_sandbox/events`); with `wait`, the next one as soon as it happens. */
+  events(filter?: EventFilter): Promise<SandboxEventPage>
+  /**
+   * The first event `match` selects, already logged or still to come (default wait: 10 s of real
+   * time). Throws an EventWaitTimeoutError that says what it waited for and what the account had.
+   */
+  waitForEvent(match: EventMatch, options?: { timeoutMs?: number }): Promise<SandboxEvent>
   /** Any other control call: `request('POST', '/reset', {...})` (the path is relative to `/_sandbox`). */
   request<T = unknown>(method: string, path: string, body?: unknown): Promise<T>
 }
@@ -85,6 +97,8 @@ export function createControlClient(options: ControlClientOptions): ControlClien
   const request = createControlRequest(options)
   const id = encodeURIComponent
   const query = queryOf
+  const events = ({ type, ...filter }: EventFilter = {}): Promise<SandboxEventPage> =>
+    request('GET', `/events${query({ ...filter, type: type === undefined ? undefined : [type].flat().join(',') })}`, undefined, { whole: true })
 
   return {
     health: () => request('GET', '/health'),
@@ -125,6 +139,8 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     fillOrder: (orderId, input = {}) => request('POST', `/orders/${id(orderId)}/fill`, input),
     rejectOrder: (orderId, reason) => request('POST', `/orders/${id(orderId)}/reject`, reason === undefined ? {} : { reason }),
     requests: (filter = {}) => request('GET', `/requests${query(filter)}`),
+    events,
+    waitForEvent: (match, options = {}) => waitForEvent(events, match, options.timeoutMs ?? DEFAULT_EVENT_TIMEOUT_MS),
     request,
   }
 }

@@ -22,14 +22,14 @@ export class SandboxControlError extends Error {
   }
 }
 
-/** One control request: JSON in and out, the reply's `data`, a SandboxControlError on anything but 2xx. */
-export type ControlRequest = <T>(method: string, path: string, body?: unknown) => Promise<T>
+/** One control request: JSON in and out, the reply's `data` (its whole body with `whole`), a SandboxControlError on anything but 2xx. */
+export type ControlRequest = <T>(method: string, path: string, body?: unknown, options?: { whole?: boolean }) => Promise<T>
 
 export function createControlRequest(options: ControlClientOptions): ControlRequest {
   const base = `${options.baseUrl.replace(/\/+$/, '')}/_sandbox`
   const doFetch = options.fetch ?? fetch
 
-  return async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
+  return async function request<T>(method: string, path: string, body?: unknown, { whole = false }: { whole?: boolean } = {}): Promise<T> {
     const headers: Record<string, string> = { accept: 'application/json' }
     if (options.controlToken !== undefined) headers.authorization = `Bearer ${options.controlToken}`
     if (body !== undefined) headers['content-type'] = 'application/json'
@@ -48,7 +48,7 @@ export function createControlRequest(options: ControlClientOptions): ControlRequ
         res.status, error?.code ?? 'unknown', error?.type ?? 'unknown', error?.param, payload?.request_id,
       )
     }
-    return (payload?.data ?? payload) as T
+    return (whole ? payload : (payload?.data ?? payload)) as T
   }
 
 }

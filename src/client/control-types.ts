@@ -11,6 +11,7 @@ import type { PricePinSchema } from '../schemas/price.js'
 import type { LedgerTransactionSchema } from '../schemas/postings.js'
 import type { PayoutSchema } from '../schemas/payout.js'
 import type { DeliverySchema, WebhookEndpointSchema } from '../schemas/webhook.js'
+import type { LoggedEventSchema } from '../schemas/event-log.js'
 import type { BalanceSchema, WalletSchema } from '../schemas/wallet.js'
 import type { WhitelistedAddressSchema } from '../schemas/whitelist.js'
 
@@ -96,3 +97,32 @@ export interface FailPaymentInput {
   failure_message?: string
 }
 
+
+/** An event exactly as a webhook delivery of it carries it (`GET /_sandbox/events`). */
+export type SandboxEvent = z.output<typeof LoggedEventSchema>
+
+/** Whose events, and which: `type` takes exact types and `resource.*` (`payment.*`). */
+export interface EventMatch {
+  /** The account behind this key; or `account_id`. Neither: every account. */
+  api_key?: string
+  account_id?: string
+  type?: string | readonly string[]
+  /** The id of `data.object` (`pay_…`, `ord_…`). */
+  object_id?: string
+}
+
+export interface EventFilter extends EventMatch {
+  /** An event id: only the events after it. */
+  after?: string
+  /** 1–100 (default 100). */
+  limit?: number
+  /** ms (0–30000): when nothing matches yet, wait this long for a match (real time). */
+  wait?: number
+}
+
+/** Oldest first; `has_more` when more match after the last one; `dropped`: events the log let go. */
+export interface SandboxEventPage {
+  data: SandboxEvent[]
+  has_more: boolean
+  dropped: number
+}

@@ -121,14 +121,14 @@ describe('GET /_sandbox/events', () => {
     [{ after: 'evt_nothing' }, 'after', 'the event log holds no event'],
     [{ api_key: 'sk_test_sandbox_default_key', account_id: 'the other account' }, 'account_id', 'api_key belongs to account acct_sandboxDefaultAccount000'],
     [{ page: '2' }, undefined, undefined],
-  ])('refuses %j with 400 naming the filter', async (query, param, message) => {
+  ] as Array<[Record<string, string>, string | undefined, string | undefined]>)('refuses %j with 400 naming the filter', async (query, param, message) => {
     sb = await startTestSandbox()
     await pay()
     if (query.account_id) {
       await pay('sk_test_events_other_account')
       query.account_id = (await sb.api.get('/_sandbox/accounts').query({ api_key: 'sk_test_events_other_account' }).expect(200)).body.data[0].id
     }
-    const body = await events(query as Record<string, string>, 400)
+    const body = await events(query, 400)
     expect(body.error.code).toBe('parameter_invalid')
     if (param) expect(body.error.param).toBe(param)
     if (message) expect(body.error.message).toContain(message)
