@@ -11,8 +11,7 @@ from pathlib import Path
 
 import pytest
 
-REPO = Path(__file__).resolve().parents[3]
-CLI = REPO / "bin" / "wallet-sandbox.js"
+from support import CLI
 
 
 @pytest.fixture

@@ -12,15 +12,8 @@ from typing import Any
 
 import pytest
 
+from support import pay
 from wallet_sandbox import Sandbox, SandboxAccount, SandboxApiError, WebhookReceiver
-
-RECIPIENT = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
-
-
-def pay(account: SandboxAccount, amount: str = "10.00") -> dict[str, Any]:
-    wallet = account.wallet("USDC", "polygon")
-    return account.post("/payments", {"source_wallet": wallet["id"], "amount": amount, "currency": "USDC", "recipient": RECIPIENT})
-
 
 def test_a_failed_payment_is_seen_through_the_events_route_and_a_verified_webhook(
     sandbox_account: SandboxAccount, webhook_receiver: WebhookReceiver

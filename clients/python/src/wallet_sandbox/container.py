@@ -25,6 +25,7 @@ def start_container(image: str, args: Sequence[str] = (), *, timeout: float = 60
     under the supervisor, which runs ``<engine> stop <name>`` when the test process goes; the host
     port is what ``<engine> port <name> 4400/tcp`` says (the ready line gives the container's).
     """
+    __tracebackhide__ = True
     engine = engine or container_engine()
     name = f"wallet-sandbox-{secrets.token_hex(6)}"
     command = [engine, "run", "--rm", "--name", name, "-p", f"127.0.0.1::{CONTAINER_PORT}", image, "--ready-json", *args]

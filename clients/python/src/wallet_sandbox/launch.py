@@ -80,6 +80,7 @@ class SandboxProcess:
 
     def wait_ready(self, timeout: float) -> dict[str, Any]:
         """The ready line; raises SandboxStartError if the process exits first or ``timeout`` passes."""
+        __tracebackhide__ = True  # pytest shows the message, not this frame.
         # Set by the ready line, or by the end of stdout (the supervisor exits last: the process ended).
         self._ready.wait(timeout)
         if self._ready_line is not None:

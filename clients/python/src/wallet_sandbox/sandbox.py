@@ -61,6 +61,7 @@ class Sandbox(ControlClient):
 
 def start_sandbox(command: Sequence[str], args: Sequence[str] = (), *, timeout: float = 30.0, env: Mapping[str, str] | None = None) -> Sandbox:
     """Runs ``command --ready-json --port 0 args…`` under the supervisor and waits for its ready line."""
+    __tracebackhide__ = True
     process = SandboxProcess([*command, "--ready-json", "--port", "0", *args], env=env)
     ready = process.wait_ready(timeout)
     try:
@@ -77,6 +78,7 @@ def from_ready_line(ready: Mapping[str, Any], base_url: str, process: SandboxPro
 
 def attach_sandbox(base_url: str, *, control_token: str | None = None, api_key: str | None = None) -> Sandbox:
     """A sandbox already running (``WALLET_SANDBOX_BASE_URL``): checked to answer and to be a version this plugin speaks to."""
+    __tracebackhide__ = True
     where = f"The sandbox at {base_url} (WALLET_SANDBOX_BASE_URL)"
     try:
         answer = transport.send("GET", f"{base_url.rstrip('/')}/_sandbox/health", timeout=10)
