@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 import os
+import re
 import select
 import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
+
+import pytest
 
 from wallet_sandbox import SandboxAccount
 
@@ -77,3 +81,36 @@ def line_with(proc: subprocess.Popen[str], marker: str, timeout: float) -> str:
             return line
         seen.append(line)
     raise AssertionError(f"no line with {marker!r} within {timeout:g} s; the run wrote:\n{''.join(seen)}")
+
+
+INNER_TEST = """
+import threading
+
+def test_waits_to_be_interrupted(wallet_sandbox):
+    print(f"SANDBOX {wallet_sandbox.pid} {wallet_sandbox.process.pgid}", flush=True)
+    # A long test: blocks until the outer test interrupts or kills this run.
+    threading.Event().wait(120)
+"""
+
+
+def start_interrupted_run(pytester: pytest.Pytester, *args: str) -> tuple[subprocess.Popen[str], int | None, int]:
+    """
+    A pytest run in a process group of its own (as a shell runs a foreground job) whose test waits
+    to be interrupted, once its sandbox is up: the run, the sandbox's pid and its process group.
+    """
+    pytester.makepyfile(test_inner_interrupted=INNER_TEST)
+    run = subprocess.Popen(
+        [sys.executable, "-m", "pytest", "-s", "-p", "no:cacheprovider", "test_inner_interrupted.py", *args],
+        cwd=pytester.path,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+    )
+    try:
+        # With -s the line may follow the test's name.
+        pid, group = re.search(r"SANDBOX (\d+|None) (\d+)", line_with(run, "SANDBOX ", timeout=60)).groups()  # type: ignore[union-attr]
+    except AssertionError:
+        run.kill()
+        raise
+    return run, None if pid == "None" else int(pid), int(group)

@@ -3,48 +3,16 @@
 from __future__ import annotations
 
 import os
-import re
 import signal
-import subprocess
-import sys
 
 import pytest
 
-from support import alive, ended_within, group_members, line_with
-
-INNER_TEST = """
-import threading
-
-def test_waits_to_be_interrupted(wallet_sandbox):
-    print(f"SANDBOX {wallet_sandbox.pid} {wallet_sandbox.process.pgid}", flush=True)
-    # A long test: blocks until the outer test interrupts or kills this run.
-    threading.Event().wait(120)
-"""
-
-
-def start_run(pytester: pytest.Pytester) -> tuple[subprocess.Popen[str], int, int]:
-    """A pytest run in a process group of its own (as a shell runs a foreground job), once its sandbox is up."""
-    pytester.makepyfile(test_inner=INNER_TEST)
-    run = subprocess.Popen(
-        [sys.executable, "-m", "pytest", "-s", "-p", "no:cacheprovider", "test_inner.py"],
-        cwd=pytester.path,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,
-    )
-    try:
-        # With -s the line may follow the test's name.
-        pid, group = re.search(r"SANDBOX (\d+) (\d+)", line_with(run, "SANDBOX ", timeout=60)).groups()  # type: ignore[union-attr]
-    except AssertionError:
-        run.kill()
-        raise
-    assert alive(int(pid))
-    return run, int(pid), int(group)
+from support import alive, ended_within, group_members, start_interrupted_run
 
 
 def test_ctrl_c_in_the_middle_of_a_run_leaves_no_sandbox_process(pytester: pytest.Pytester, inner_ini: object) -> None:
-    run, pid, group = start_run(pytester)
+    run, pid, group = start_interrupted_run(pytester)
+    assert pid is not None and alive(pid)
     # What a terminal's Ctrl-C does: SIGINT to the foreground process group.
     os.killpg(run.pid, signal.SIGINT)
     output, _ = run.communicate(timeout=60)
@@ -56,7 +24,8 @@ def test_ctrl_c_in_the_middle_of_a_run_leaves_no_sandbox_process(pytester: pytes
 
 
 def test_a_killed_test_process_leaves_no_sandbox_process(pytester: pytest.Pytester, inner_ini: object) -> None:
-    run, pid, group = start_run(pytester)
+    run, pid, group = start_interrupted_run(pytester)
+    assert pid is not None and alive(pid)
     os.killpg(run.pid, signal.SIGKILL)
     run.communicate(timeout=60)
     assert run.returncode == -signal.SIGKILL
