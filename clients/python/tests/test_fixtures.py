@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -76,3 +78,21 @@ def test_the_report_header_says_which_cli_starts(pytester: pytest.Pytester, inne
     result.stdout.fnmatch_lines(["wallet-sandbox: starts * */bin/wallet-sandbox.js (found by wallet_sandbox_bin)"])
     # The sandbox starts only for a test that asks for it.
     assert "SANDBOX" not in result.stdout.str()
+
+
+def test_under_wallet_sandbox_exec_it_attaches_to_the_sandbox_exec_started(pytester: pytest.Pytester, clean_env: None) -> None:
+    pytester.makepyfile(
+        test_inner_exec="""
+import os
+
+def test_attached(wallet_sandbox, sandbox_account):
+    assert wallet_sandbox.base_url == os.environ["WALLET_SANDBOX_BASE_URL"]
+    assert wallet_sandbox.pid is None
+    assert wallet_sandbox.clock()["mode"] == "manual"
+"""
+    )
+    command = ["node", str(CLI), "exec", "--clock", "manual", "--", sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "test_inner_exec.py"]
+    run = subprocess.run(command, cwd=pytester.path, capture_output=True, text=True, timeout=120)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "wallet-sandbox: attaches to http://127.0.0.1:" in run.stdout
+    assert "1 passed" in run.stdout

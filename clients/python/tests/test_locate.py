@@ -65,7 +65,7 @@ def test_an_ini_path_is_relative_to_the_ini_file_and_a_flag_to_where_pytest_runs
     (suite / "test_inner_locate.py").write_text("def test_starts(wallet_sandbox): assert wallet_sandbox.pid\n")
     result = pytester.runpytest("suite")
     result.assert_outcomes(passed=1)
-    result.stdout.fnmatch_lines([f"wallet-sandbox: starts {NODE} {REPO}/bin/wallet-sandbox.js (found by wallet_sandbox_bin)"])
+    result.stdout.fnmatch_lines([f"wallet-sandbox: starts {NODE} {pytester.path}/checkout/bin/wallet-sandbox.js (found by wallet_sandbox_bin)"])
 
     result = pytester.runpytest("suite", "--wallet-sandbox-bin", "checkout/bin/wallet-sandbox.js", "--co")
-    result.stdout.fnmatch_lines([f"wallet-sandbox: starts {NODE} {REPO}/bin/wallet-sandbox.js (found by wallet_sandbox_bin)"])
+    result.stdout.fnmatch_lines([f"wallet-sandbox: starts {NODE} {pytester.path}/checkout/bin/wallet-sandbox.js (found by wallet_sandbox_bin)"])

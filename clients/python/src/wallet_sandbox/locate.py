@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import shlex
 import shutil
 from pathlib import Path
@@ -45,8 +46,8 @@ def configured_command(configured: str, relative_to: Path) -> list[str]:
     words = shlex.split(configured)
     first = Path(words[0]).expanduser()
     if len(words) == 1 and ("/" in words[0] or first.suffix in SCRIPT_SUFFIXES):
-        path = first if first.is_absolute() else relative_to / first
-        words[0] = str(path.resolve())
+        # Absolute, but a symlink stays one (node_modules/.bin/wallet-sandbox runs as it is).
+        words[0] = os.path.abspath(first if first.is_absolute() else relative_to / first)
     if Path(words[0]).suffix in SCRIPT_SUFFIXES:
         return [shutil.which("node") or "node", *words]
     return words
