@@ -7,7 +7,7 @@ import urllib.request
 
 
 class WalletClient:
-    """Stands for the client your application uses against the hosted API."""
+    """Stands for the API's official Python client, or your own: anything that takes a base URL and a key."""
 
     def __init__(self, base_url: str, api_key: str) -> None:
         self.base_url = base_url

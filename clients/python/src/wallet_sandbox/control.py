@@ -23,38 +23,43 @@ class ControlClient:
         url = transport.with_query(f"{self.base_url}/_sandbox{path}", params)
         return transport.call(method, url, body=body, token=self.control_token, timeout=timeout)["data"]
 
+    def _object(self, method: str, path: str, body: Any = None) -> dict[str, Any]:
+        """A control call whose ``data`` is one object."""
+        data: dict[str, Any] = self.control(method, path, body)
+        return data
+
     def health(self) -> dict[str, Any]:
-        return self.control("GET", "/health")
+        return self._object("GET", "/health")
 
     def create_key(self, **options: Any) -> dict[str, Any]:
         """A new ``sk_test_`` key on a freshly seeded account (``POST /_sandbox/keys``)."""
-        return self.control("POST", "/keys", options)
+        return self._object("POST", "/keys", options)
 
     def complete_payment(self, payment_id: str) -> dict[str, Any]:
-        return self.control("POST", f"/payments/{payment_id}/complete", {})
+        return self._object("POST", f"/payments/{payment_id}/complete", {})
 
     def fail_payment(self, payment_id: str, failure_code: str | None = None, failure_message: str | None = None) -> dict[str, Any]:
         body = {name: value for name, value in (("failure_code", failure_code), ("failure_message", failure_message)) if value is not None}
-        return self.control("POST", f"/payments/{payment_id}/fail", body)
+        return self._object("POST", f"/payments/{payment_id}/fail", body)
 
     def process_payment(self, payment_id: str) -> dict[str, Any]:
-        return self.control("POST", f"/payments/{payment_id}/process", {})
+        return self._object("POST", f"/payments/{payment_id}/process", {})
 
     def deposit(self, wallet_id: str, amount: str) -> dict[str, Any]:
         """Adds ``amount`` (a decimal string, ``"25.00"``) to the wallet; answers the wallet."""
-        return self.control("POST", f"/wallets/{wallet_id}/deposit", {"amount": amount})
+        return self._object("POST", f"/wallets/{wallet_id}/deposit", {"amount": amount})
 
     def clock(self) -> dict[str, Any]:
         """``{"mode", "now", "offset_ms"}``."""
-        return self.control("GET", "/clock")
+        return self._object("GET", "/clock")
 
     def advance_clock(self, ms: int) -> dict[str, Any]:
         """Moves the sandbox clock (the whole sandbox's) forward; what falls due runs."""
-        return self.control("POST", "/clock/advance", {"ms": ms})
+        return self._object("POST", "/clock/advance", {"ms": ms})
 
     def snapshot(self) -> dict[str, Any]:
         """The whole sandbox's state, for ``restore``."""
-        return self.control("GET", "/snapshot")
+        return self._object("GET", "/snapshot")
 
     def restore(self, snapshot: dict[str, Any]) -> Any:
         """Puts the whole sandbox back in the state of ``snapshot``: every account, not one."""
@@ -75,7 +80,8 @@ class ControlClient:
         params = {"api_key": api_key, "account_id": account_id, "type": type_filter(type), "object_id": object_id, "after": after, "limit": limit, "wait": wait}
         url = transport.with_query(f"{self.base_url}/_sandbox/events", params)
         # A long poll answers within `wait` ms; the margin is for a busy machine.
-        return transport.call("GET", url, token=self.control_token, timeout=(wait or 0) / 1000 + 30)
+        page: EventPage = transport.call("GET", url, token=self.control_token, timeout=(wait or 0) / 1000 + 30)
+        return page
 
     def wait_for_event(
         self,

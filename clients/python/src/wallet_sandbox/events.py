@@ -40,7 +40,8 @@ def wait_for_event(read: Callable[..., EventPage], whose: dict[str, str], types:
         left_ms = max(0, math.ceil((deadline - time.monotonic()) * 1000))
         page = read(**whose, type=type_filter(types), object_id=object_id, limit=1, wait=min(left_ms, LONGEST_POLL_MS))
         if page["data"]:
-            return page["data"][0]
+            first: Event = page["data"][0]
+            return first
         if left_ms == 0 or time.monotonic() >= deadline:
             break
     seen = last_events(read, whose)
