@@ -1,13 +1,12 @@
-"""What the tests share: this checkout's CLI, and watching processes that are not our children."""
+"""What the tests share: this checkout's CLI, a payment, and processes and runs watched from outside."""
 
 from __future__ import annotations
 
 import os
-import re
 import select
 import subprocess
 import sys
-import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -65,52 +64,56 @@ def ended_within(pid: int, timeout: float) -> bool:
         os.close(fd)
 
 
-def line_with(proc: subprocess.Popen[str], marker: str, timeout: float) -> str:
-    """The first line of the child's stdout that contains ``marker``; AssertionError with what it wrote else."""
-    assert proc.stdout is not None
-    seen: list[str] = []
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        ready, _, _ = select.select([proc.stdout], [], [], deadline - time.monotonic())
-        if not ready:
-            break
-        line = proc.stdout.readline()
-        if not line:
-            break
-        if marker in line:
-            return line
-        seen.append(line)
-    raise AssertionError(f"no line with {marker!r} within {timeout:g} s; the run wrote:\n{''.join(seen)}")
-
-
 INNER_TEST = """
-import threading
+import os, threading
 
 def test_waits_to_be_interrupted(wallet_sandbox):
-    print(f"SANDBOX {wallet_sandbox.pid} {wallet_sandbox.process.pgid}", flush=True)
+    with open(os.environ["STARTED_FIFO"], "w") as started:
+        started.write(f"{wallet_sandbox.pid} {wallet_sandbox.process.pgid}\\n")
     # A long test: blocks until the outer test interrupts or kills this run.
     threading.Event().wait(120)
 """
 
 
-def start_interrupted_run(pytester: pytest.Pytester, *args: str) -> tuple[subprocess.Popen[str], int | None, int]:
+@dataclass
+class InterruptedRun:
+    """A pytest run whose test waits to be interrupted, and its sandbox's pid and process group."""
+
+    process: subprocess.Popen[bytes]
+    pid: int | None
+    group: int
+    log: Path
+
+    def output(self) -> str:
+        return self.log.read_text()
+
+
+def start_interrupted_run(pytester: pytest.Pytester, *args: str) -> InterruptedRun:
     """
-    A pytest run in a process group of its own (as a shell runs a foreground job) whose test waits
-    to be interrupted, once its sandbox is up: the run, the sandbox's pid and its process group.
+    The run in a process group of its own (as a shell runs a foreground job), once its sandbox is
+    up: the test says so through a named pipe, which works under xdist too (a worker's output is
+    not shown).
     """
     pytester.makepyfile(test_inner_interrupted=INNER_TEST)
-    run = subprocess.Popen(
-        [sys.executable, "-m", "pytest", "-s", "-p", "no:cacheprovider", "test_inner_interrupted.py", *args],
-        cwd=pytester.path,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.STDOUT,
-        text=True,
-        start_new_session=True,
-    )
+    started = pytester.path / "started"
+    os.mkfifo(started)
+    # Open for reading and writing: never at end of file, so select waits for the line.
+    fifo = os.open(started, os.O_RDWR | os.O_NONBLOCK)
+    log = pytester.path / "run.log"
+    with log.open("wb") as out:
+        process = subprocess.Popen(
+            [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "test_inner_interrupted.py", *args],
+            cwd=pytester.path,
+            stdout=out,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+            env={**os.environ, "STARTED_FIFO": str(started)},
+        )
     try:
-        # With -s the line may follow the test's name.
-        pid, group = re.search(r"SANDBOX (\d+|None) (\d+)", line_with(run, "SANDBOX ", timeout=60)).groups()  # type: ignore[union-attr]
-    except AssertionError:
-        run.kill()
-        raise
-    return run, None if pid == "None" else int(pid), int(group)
+        if not select.select([fifo], [], [], 60)[0]:
+            process.kill()
+            raise AssertionError(f"the run did not start its sandbox within 60 s; it wrote:\n{log.read_text()}")
+        pid, group = os.read(fifo, 100).decode().split()
+    finally:
+        os.close(fifo)
+    return InterruptedRun(process, None if pid == "None" else int(pid), int(group), log)

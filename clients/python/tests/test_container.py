@@ -66,11 +66,11 @@ def test_runs_the_image_and_stops_it_at_the_end(pytester: pytest.Pytester, state
 
 
 def test_a_killed_test_process_stops_the_container(pytester: pytest.Pytester, state: Path) -> None:
-    run, _, group = start_interrupted_run(pytester, "--wallet-sandbox-image", "wallet-sandbox:test")
-    os.killpg(run.pid, signal.SIGKILL)
-    run.communicate(timeout=60)
-    assert ended_within(group, timeout=20)
+    run = start_interrupted_run(pytester, "--wallet-sandbox-image", "wallet-sandbox:test")
+    os.killpg(run.process.pid, signal.SIGKILL)
+    run.process.wait(timeout=60)
+    assert ended_within(run.group, timeout=20)
     name = calls(state)[0].split()[4]
     assert calls(state)[-1] == f"docker stop {name}"
     assert ended_within(int((state / f"{name}.pid").read_text()), timeout=15)
-    assert group_members(group) == []
+    assert group_members(run.group) == []
