@@ -26,8 +26,10 @@ rm -f .ci-results/python.json .ci-results/python-*.xml
 # The CLI runs from dist/.
 node scripts/build-if-needed.mjs || exit 1
 
-venv=clients/python/.venv
-"$python" -m venv --clear --system-site-packages "$venv" || exit 1
+# A virtual environment of its own: a developer's clients/python/.venv stays as it is.
+venv=$(mktemp -d "${TMPDIR:-/tmp}/wallet-sandbox-python-ci.XXXXXX") || exit 1
+trap 'rm -rf "$venv"' EXIT
+"$python" -m venv --system-site-packages "$venv" || exit 1
 if ! "$venv/bin/pip" install --quiet ./clients/python; then
   echo "pip install ./clients/python failed; again with the setuptools installed (--no-build-isolation)" >&2
   "$venv/bin/pip" install --quiet --no-build-isolation ./clients/python || exit 1

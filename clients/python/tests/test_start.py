@@ -99,3 +99,22 @@ def test_attaching_checks_the_version_the_sandbox_answers_with(sandbox_of_versio
 def test_attaching_to_nothing_says_so(sandbox_of_version: str) -> None:
     with pytest.raises(SandboxStartError, match=r"^The sandbox at http://127\.0\.0\.1:1 \(WALLET_SANDBOX_BASE_URL\) does not answer: .*refused"):
         attach_sandbox("http://127.0.0.1:1")
+
+
+def test_a_sandbox_that_dies_during_the_session_is_named_with_its_exit_code_by_the_next_account(pytester: pytest.Pytester, inner_ini: Path) -> None:
+    pytester.makepyfile(
+        test_inner_dies="""
+import os, select, signal
+
+def test_kills_the_sandbox(wallet_sandbox):
+    os.kill(wallet_sandbox.pid, signal.SIGKILL)
+    # Until the supervisor, too, has ended.
+    select.select([os.pidfd_open(wallet_sandbox.process.pgid)], [], [], 30)
+
+def test_then_asks_for_an_account(sandbox_account):
+    pass
+"""
+    )
+    result = pytester.runpytest()
+    result.assert_outcomes(passed=1, errors=1)
+    result.stdout.fnmatch_lines([f"E *SandboxProcessError: wallet-sandbox stopped during the session: `* {CLI} --ready-json --port 0` exited with code 137. Its last lines:"])

@@ -7,7 +7,7 @@ webhook receiver. The fixtures come from the plugin (``wallet_sandbox.plugin``, 
 from .account import SandboxAccount
 from .container import start_container
 from .control import ControlClient
-from .errors import SUPPORTED_VERSION, SandboxApiError, SandboxStartError, SandboxVersionError
+from .errors import SUPPORTED_VERSION, SandboxApiError, SandboxProcessError, SandboxStartError, SandboxVersionError
 from .events import EventWaitTimeout
 from .receiver import Delivery, WebhookReceiver
 from .sandbox import Sandbox, attach_sandbox, start_sandbox
@@ -22,6 +22,7 @@ __all__ = [
     "Sandbox",
     "SandboxAccount",
     "SandboxApiError",
+    "SandboxProcessError",
     "SandboxStartError",
     "SandboxVersionError",
     "WebhookReceiver",

@@ -8,14 +8,18 @@ from typing import Any, Sequence
 SUPPORTED_VERSION = "0.1"
 
 
-class SandboxStartError(RuntimeError):
-    """The sandbox did not start: the message names the command, its exit code and its last lines."""
+class SandboxProcessError(RuntimeError):
+    """The sandbox's process failed: the message names the command, its exit code and its last lines."""
 
     def __init__(self, message: str, *, command: Sequence[str], returncode: int | None, output: Sequence[str]) -> None:
         super().__init__(message)
         self.command = list(command)
         self.returncode = returncode
         self.output = list(output)
+
+
+class SandboxStartError(SandboxProcessError):
+    """The sandbox did not start (or, attaching, does not answer)."""
 
 
 class SandboxVersionError(RuntimeError):

@@ -11,9 +11,11 @@ import sys
 import threading
 from collections import deque
 from pathlib import Path
-from typing import IO, Any, Mapping, Sequence
+from typing import IO, Any, Mapping, Sequence, TypeVar
 
-from .errors import SandboxStartError
+from .errors import SandboxProcessError, SandboxStartError
+
+E = TypeVar("E", bound=SandboxProcessError)
 
 SUPERVISOR = str(Path(__file__).with_name("supervisor.py"))
 #: How many of the sandbox's last lines a failure shows.
@@ -96,14 +98,16 @@ class SandboxProcess:
         raise self.start_error(f"exited with code {code} before it was ready")
 
     def start_error(self, what: str) -> SandboxStartError:
+        return self._error(SandboxStartError, f"wallet-sandbox did not start: `{shlex.join(self.command)}` {what}")
+
+    def exit_error(self) -> SandboxProcessError:
+        """For a sandbox that ended before the session did."""
+        return self._error(SandboxProcessError, f"wallet-sandbox stopped during the session: `{shlex.join(self.command)}` exited with code {self.returncode}")
+
+    def _error(self, kind: type[E], headline: str) -> E:
         lines = self.output()
         shown = "\n".join(f"  {line}" for line in lines) if lines else "  (it wrote nothing)"
-        return SandboxStartError(
-            f"wallet-sandbox did not start: `{shlex.join(self.command)}` {what}. Its last lines:\n{shown}",
-            command=self.command,
-            returncode=self.returncode,
-            output=lines,
-        )
+        return kind(f"{headline}. Its last lines:\n{shown}", command=self.command, returncode=self.returncode, output=lines)
 
     def stop(self) -> int:
         """Closes the supervisor's pipe (its cue to stop the group) and waits; SIGKILL if it hangs."""

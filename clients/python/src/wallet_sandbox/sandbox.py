@@ -47,6 +47,9 @@ class Sandbox(ControlClient):
 
     def create_account(self) -> SandboxAccount:
         """A new key on a freshly seeded account: what ``sandbox_account`` gives each test."""
+        __tracebackhide__ = True
+        if self.process is not None and self.process.returncode is not None:
+            raise self.process.exit_error()
         return SandboxAccount(self, self.url, self.create_key())
 
     def output(self) -> list[str]:
