@@ -96,3 +96,10 @@ def test_attached(wallet_sandbox, sandbox_account):
     assert run.returncode == 0, run.stdout + run.stderr
     assert "wallet-sandbox: attaches to http://127.0.0.1:" in run.stdout
     assert "1 passed" in run.stdout
+
+
+def test_a_start_timeout_that_is_no_number_of_seconds_is_a_usage_error(pytester: pytest.Pytester, inner_ini: Path) -> None:
+    pytester.makepyfile(test_inner_timeout="def test_start(wallet_sandbox): pass\n")
+    result = pytester.runpytest("--wallet-sandbox-start-timeout", "soon")
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["E * --wallet-sandbox-start-timeout (wallet_sandbox_start_timeout) takes seconds, not 'soon'"])

@@ -67,7 +67,11 @@ def settings(config: pytest.Config) -> Settings:
 
     base_url = os.environ.get("WALLET_SANDBOX_BASE_URL") or None
     image = option("wallet_sandbox_image")[0]
-    timeout = float(option("wallet_sandbox_start_timeout")[0] or DEFAULT_START_TIMEOUT_S)
+    raw_timeout = option("wallet_sandbox_start_timeout")[0] or DEFAULT_START_TIMEOUT_S
+    try:
+        timeout = float(raw_timeout)
+    except ValueError:
+        raise pytest.UsageError(f"--wallet-sandbox-start-timeout (wallet_sandbox_start_timeout) takes seconds, not {raw_timeout!r}") from None
     command, found_by = None, ""
     if not base_url and not image:
         configured, relative_to = option("wallet_sandbox_bin")
