@@ -47,7 +47,7 @@ module WalletSandbox
     def started(process, base_url)
       ready = process.ready
       begin
-        check_version!(ready["version"], "The sandbox `#{process.description}` started")
+        check_version!(ready["version"], "The sandbox that `#{process.description}` started")
       rescue VersionMismatch
         process.stop
         raise

@@ -49,17 +49,26 @@ module WalletSandbox
     def received = @lock.synchronize { @received.dup }
 
     # The first verified delivery, already received or still to come, of `type` (`payment.*` works;
-    # any when nil) and `object_id` if given, and for which the block, if given, is true. Raises
-    # EventTimeout after `timeout` seconds, saying what arrived instead.
+    # any when nil) and `object_id` if given, and for which the block, if given, is true: its event.
+    # Raises EventTimeout after `timeout` seconds, saying what arrived instead.
     def wait_for(type = nil, object_id: nil, timeout: 10, &accepts)
+      wanted = "a #{type ? "#{Array(type).join(' or ')} " : ''}delivery#{object_id ? " of #{object_id}" : ''}"
+      wait_for_delivery(wanted: wanted, timeout: timeout) do |delivery|
+        delivery.verified? && matches?(delivery.event, type, object_id) && (accepts.nil? || accepts.call(delivery.event))
+      end.event
+    end
+
+    # The first Delivery, verified or refused, already received or still to come, for which the
+    # block is true; raises EventTimeout after `timeout` seconds. `wanted` names it in that message.
+    def wait_for_delivery(wanted: "a delivery the block accepts", timeout: 10, &accepts)
       deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + timeout
       @lock.synchronize do
         loop do
-          found = @received.find { |d| d.verified? && matches?(d.event, type, object_id) && (accepts.nil? || accepts.call(d.event)) }
-          return found.event if found
+          found = @received.find(&accepts)
+          return found if found
 
           left = deadline - Process.clock_gettime(Process::CLOCK_MONOTONIC)
-          raise EventTimeout.new(timeout_message(type, object_id, timeout), match: { type: type, object_id: object_id }, seen: @received.dup) if left <= 0
+          raise EventTimeout.new(timeout_message(wanted, timeout), match: wanted, seen: @received.dup) if left <= 0
 
           @arrived.wait(@lock, left)
         end
@@ -138,8 +147,7 @@ module WalletSandbox
         (object_id.nil? || event.dig("data", "object", "id") == object_id)
     end
 
-    def timeout_message(type, object_id, timeout)
-      wanted = "a #{type ? "#{Array(type).join(' or ')} " : ''}delivery#{object_id ? " of #{object_id}" : ''}"
+    def timeout_message(wanted, timeout)
       return "Waited #{timeout} s for #{wanted}; nothing arrived." if @received.empty?
 
       last = @received.last(10).map do |d|
