@@ -2,7 +2,7 @@
 # The Ruby client (clients/ruby) in CI: installs Debian's ruby, ruby-minitest and ruby-rspec when
 # missing, runs its RSpec and Minitest suites against this checkout's sandbox (dist/, built first when
 # missing or older than src/), and writes .ci-results/ruby.json, {"passed": N, "failed": M}, counting
-# RSpec's examples and Minitest's tests. Exits non-zero when anything failed. It took 32 to 36 s on
+# RSpec's examples and Minitest's tests. Exits non-zero when anything failed. It took 29 to 36 s on
 # the shared 2-core machine (docs/ruby.md, "Running its suites").
 set -uo pipefail
 cd "$(dirname "$0")/.."

@@ -45,10 +45,10 @@ class StartTest < Minitest::Test
 
   def test_a_sandbox_that_never_gets_ready_is_stopped_after_the_start_timeout
     error = assert_raises(WalletSandbox::StartError) do
-      WalletSandbox.start(bin: "#{FIXTURES}/silent-cli", args: [pid_file], start_timeout: 0.5, env: LAUNCH_ENV)
+      WalletSandbox.start(bin: "#{FIXTURES}/silent-cli", args: [pid_file], start_timeout: 1, env: LAUNCH_ENV)
     end
     assert_equal "wallet-sandbox did not start: `#{FIXTURES}/silent-cli --ready-json --port 0 #{pid_file}` did not write " \
-                 "its ready line within 0.5 s. Its last lines:\n  starting, slowly", error.message
+                 "its ready line within 1 s. Its last lines:\n  starting, slowly", error.message
     refute ProcessTree.alive?(Integer(File.read(pid_file)))
   end
 
