@@ -142,5 +142,9 @@ func exitDescription(state *os.ProcessState) string {
 	if status, ok := state.Sys().(syscall.WaitStatus); ok && status.Signaled() {
 		return fmt.Sprintf("was killed by %v", status.Signal())
 	}
+	// The supervisor, a shell, exits with 128+n for a command that signal n ended.
+	if code := state.ExitCode(); code > 128 && code < 128+32 {
+		return fmt.Sprintf("was killed by %v (exit code %d)", syscall.Signal(code-128), code)
+	}
 	return fmt.Sprintf("exited with code %d", state.ExitCode())
 }

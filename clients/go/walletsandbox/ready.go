@@ -43,7 +43,7 @@ func checkVersion(version string) error {
 	if version == "" {
 		version = "unknown (no Wallet-Sandbox-Version)"
 	}
-	return fmt.Errorf("the sandbox is version %s, but this package is for version %s.x: use a sandbox and a walletsandbox package of the same major.minor", version, CompatibleVersion)
+	return fmt.Errorf("the sandbox is version %s and this package is for version %s.x: use a sandbox and a walletsandbox package of the same major.minor", version, CompatibleVersion)
 }
 
 func truncate(s string, n int) string {

@@ -18,7 +18,9 @@ const stopGrace = 5 * time.Second
 // the container first if there is one, sends SIGTERM to the group, and SIGKILL after the grace
 // period if the sandbox is still there. So no sandbox outlives its test binary, with no signal
 // handler in the test process and no Linux-only Pdeathsig. The supervisor exits with the
-// command's exit status, which a start failure reports.
+// command's exit status, which a start failure reports, and leaves the output pipes to the
+// command alone (its own messages, such as "Terminated" for a killed command, are not the
+// sandbox's).
 //
 // Arguments: the grace period in seconds; a container engine and a container name to stop first
 // (or two empty strings); then the command.
@@ -41,7 +43,7 @@ child=$!
 	done
 ) &
 watcher=$!
-exec 3<&-
+exec 3<&- >/dev/null 2>&1
 trap : TERM
 while :; do
 	wait "$child"
