@@ -105,8 +105,9 @@ func (p *process) close() error {
 		p.stdin.Close()
 		select {
 		case <-p.exited:
-		case <-time.After(stopGrace + 5*time.Second):
-			// The supervisor itself is stuck: end the whole group from here.
+		case <-time.After(stopGrace + 15*time.Second):
+			// The supervisor itself is stuck (the margin leaves docker stop its own 10 s): end the
+			// whole group from here.
 			syscall.Kill(-p.pgid, syscall.SIGKILL)
 			<-p.exited
 		}

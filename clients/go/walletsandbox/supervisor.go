@@ -20,7 +20,8 @@ const stopGrace = 5 * time.Second
 // handler in the test process and no Linux-only Pdeathsig. The supervisor exits with the
 // command's exit status, which a start failure reports, and leaves the output pipes to the
 // command alone (its own messages, such as "Terminated" for a killed command, are not the
-// sandbox's).
+// sandbox's). A sandbox that ends by itself takes the watcher with it; once the watcher has begun
+// to stop it (USR1), the supervisor waits for the watcher to finish, `docker stop` included.
 //
 // Arguments: the grace period in seconds; a container engine and a container name to stop first
 // (or two empty strings); then the command.
@@ -29,10 +30,14 @@ shift 3
 exec 3<&0 </dev/null
 "$@" 3<&- &
 child=$!
+stopping=
+trap 'stopping=1' USR1
+trap : TERM
 (
 	trap : TERM
 	exec >/dev/null 2>&1
 	read -r line <&3
+	kill -USR1 $$
 	if [ -n "$engine" ]; then "$engine" stop "$name"; fi
 	kill -TERM 0
 	ticks=0
@@ -44,13 +49,13 @@ child=$!
 ) &
 watcher=$!
 exec 3<&- >/dev/null 2>&1
-trap : TERM
 while :; do
 	wait "$child"
 	status=$?
 	kill -0 "$child" 2>/dev/null || break
 done
-kill -KILL "$watcher" 2>/dev/null
+if [ -z "$stopping" ]; then kill -KILL "$watcher"; fi
+while kill -0 "$watcher" 2>/dev/null; do wait "$watcher"; done
 exit "$status"
 `
 
