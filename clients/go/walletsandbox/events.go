@@ -85,7 +85,7 @@ func (s *Sandbox) WaitForEvent(ctx context.Context, filter EventFilter) (Event, 
 		defer cancel()
 	}
 	deadline, _ := ctx.Deadline()
-	started := time.Now()
+	budget := time.Until(deadline).Round(time.Millisecond)
 	filter.Limit = 1
 	for {
 		wait := time.Until(deadline)
@@ -103,7 +103,12 @@ func (s *Sandbox) WaitForEvent(ctx context.Context, filter EventFilter) (Event, 
 			break
 		}
 	}
-	return Event{}, s.waitTimeout(filter, time.Since(started).Round(time.Millisecond), ctx.Err())
+	cause := ctx.Err()
+	if cause == nil {
+		// The deadline passed between two polls, a moment before the context says so.
+		cause = context.DeadlineExceeded
+	}
+	return Event{}, s.waitTimeout(filter, budget, cause)
 }
 
 func (s *Sandbox) events(ctx context.Context, filter EventFilter, wait time.Duration) (EventPage, error) {
@@ -140,7 +145,7 @@ func (s *Sandbox) events(ctx context.Context, filter EventFilter, wait time.Dura
 
 // waitTimeout is WaitForEvent's error: what it waited for, and the account's last events.
 func (s *Sandbox) waitTimeout(filter EventFilter, waited time.Duration, cause error) error {
-	what := "any event"
+	what := "event"
 	if filter.Type != "" {
 		what = strings.ReplaceAll(filter.Type, ",", " or ") + " event"
 	}
