@@ -6,8 +6,9 @@ import (
 	"strings"
 )
 
-// StartError is why a sandbox did not start: the command, how it ended, and the last lines it
-// wrote (stdout and stderr), so that one message says what to fix.
+// StartError is why a sandbox did not start (or, from Close, why it ended while in use): the
+// command, how it ended, and the last lines it wrote (stdout and stderr), so that one message
+// says what to fix.
 type StartError struct {
 	Command []string
 	// ExitCode is the command's exit code when it exited by itself, -1 otherwise (a timeout, a

@@ -98,10 +98,16 @@ func (p *process) read(r *os.File, stdout bool) {
 
 // close stops the sandbox as the supervisor does when this process ends: closing the supervisor's
 // stdin makes it send SIGTERM to the group, then SIGKILL after the grace period. It reports a
-// sandbox that had to be killed.
+// sandbox that had to be killed, or that had ended before.
 func (p *process) close() error {
 	var err error
 	p.stop.Do(func() {
+		when := "when it was stopped"
+		select {
+		case <-p.exited:
+			when = "while it was in use"
+		default:
+		}
 		p.stdin.Close()
 		select {
 		case <-p.exited:
@@ -116,6 +122,11 @@ func (p *process) close() error {
 		p.waitDrained()
 		if status, ok := p.state.Sys().(syscall.WaitStatus); ok && status.Signaled() && status.Signal() == syscall.SIGKILL {
 			err = fmt.Errorf("walletsandbox: %s did not stop within %v of SIGTERM and was killed", commandLine(p.command), stopGrace)
+		} else if !p.state.Success() {
+			// A crash, or a failure to flush at the end: the tests should hear of either.
+			failure := p.failure(exitDescription(p.state)+" "+when, nil)
+			failure.ExitCode = p.state.ExitCode()
+			err = failure
 		}
 	})
 	return err
@@ -141,11 +152,11 @@ func (p *process) failure(what string, err error) *StartError {
 
 func exitDescription(state *os.ProcessState) string {
 	if status, ok := state.Sys().(syscall.WaitStatus); ok && status.Signaled() {
-		return fmt.Sprintf("was killed by %v", status.Signal())
+		return fmt.Sprintf("was ended by signal %d (%v)", int(status.Signal()), status.Signal())
 	}
 	// The supervisor, a shell, exits with 128+n for a command that signal n ended.
 	if code := state.ExitCode(); code > 128 && code < 128+32 {
-		return fmt.Sprintf("was killed by %v (exit code %d)", syscall.Signal(code-128), code)
+		return fmt.Sprintf("was ended by signal %d (%v)", code-128, syscall.Signal(code-128))
 	}
 	return fmt.Sprintf("exited with code %d", state.ExitCode())
 }

@@ -35,8 +35,8 @@ type Sandbox struct {
 
 // Run attaches to the sandbox that WithURL or WALLET_SANDBOX_BASE_URL names, or else starts one:
 // the CLI with --ready-json --port 0 and WithArgs' flags, or a container of WithImage's image.
-// It returns once the sandbox is ready. Close stops a sandbox that Run started; one per package
-// is what TestMain is for.
+// It returns once the sandbox is ready; ctx bounds the start only. Close stops a sandbox that Run
+// started; one per package is what TestMain is for.
 func Run(ctx context.Context, opts ...Option) (*Sandbox, error) {
 	o := newOptions(opts)
 	if base := firstNonEmpty(o.url, os.Getenv("WALLET_SANDBOX_BASE_URL")); base != "" {
@@ -85,7 +85,7 @@ func Start(t testing.TB, opts ...Option) *Sandbox {
 
 // Close stops a sandbox that Run started (SIGTERM to its process group, SIGKILL after five
 // seconds) and waits until it is gone; an attached sandbox keeps running. It reports a sandbox
-// that had to be killed.
+// that had to be killed, and one that had ended before (a *StartError, with its last lines).
 func (s *Sandbox) Close() error {
 	s.transport.CloseIdleConnections()
 	if s.proc == nil {

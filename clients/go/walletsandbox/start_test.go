@@ -166,3 +166,22 @@ func TestAttachingToNothingSaysWhere(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+func TestCloseReportsASandboxThatEndedWhileInUse(t *testing.T) {
+	t.Parallel()
+	sb, err := walletsandbox.Run(context.Background())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Kill(sb.PID, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	// Until the sandbox no longer answers: it has ended.
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if _, err := sb.Clock(context.Background()); err != nil {
+			break
+		}
+	}
+	// "while it was in use", or "when it was stopped" if Close came before its end was noticed.
+	assertStartError(t, sb.Close(), 137, "bin/wallet-sandbox.js --ready-json --port 0 was ended by signal 9 (killed) w")
+}
