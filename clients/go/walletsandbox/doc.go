@@ -9,9 +9,9 @@
 //
 // A sandbox started here runs the wallet-sandbox CLI (Node 20) with --ready-json --port 0, found
 // in this order: WithBin; the WALLET_SANDBOX_BIN variable; from the working directory upward, a
-// checkout of wallet-sandbox itself (its bin/wallet-sandbox.js, once built) or
-// node_modules/.bin/wallet-sandbox; wallet-sandbox on PATH; npx --no-install wallet-sandbox. A .js
-// file runs with node. WithImage runs a container image instead.
+// checkout of wallet-sandbox itself (its bin/wallet-sandbox.js, after building dist/ when src/ is
+// newer, as npm start does) or node_modules/.bin/wallet-sandbox; wallet-sandbox on PATH; npx
+// --no-install wallet-sandbox. A .js file runs with node. WithImage runs a container image instead.
 //
 // The sandbox runs in a process group of its own under a small sh supervisor whose stdin is a
 // pipe from the test process: when that pipe closes, at Close or when the test process ends in

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -38,7 +39,6 @@ func TestTheCLIIsFoundInTheDocumentedOrder(t *testing.T) {
 	checkout := filepath.Join(root, "checkout")
 	write(t, checkout, "package.json", `{"name": "wallet-sandbox"}`)
 	write(t, checkout, "bin/wallet-sandbox.js", "")
-	write(t, checkout, "dist/cli.bundle.cjs", "")
 	project := filepath.Join(root, "project")
 	write(t, project, "package.json", `{"name": "an-application"}`)
 	installed := write(t, project, "node_modules/.bin/wallet-sandbox", "")
@@ -66,8 +66,11 @@ func TestTheCLIIsFoundInTheDocumentedOrder(t *testing.T) {
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := finderIn(c.dir, c.env, c.path...).command(c.bin)
-			if err != nil || !reflect.DeepEqual(got, c.want) {
-				t.Errorf("got %q (%v), want %q", got, err, c.want)
+			if err != nil || !reflect.DeepEqual(got.command, c.want) {
+				t.Errorf("got %q (%v), want %q", got.command, err, c.want)
+			}
+			if fromCheckout := got.checkout != ""; fromCheckout != strings.HasPrefix(c.name, "a checkout") || (fromCheckout && got.checkout != checkout) {
+				t.Errorf("runs from the checkout %q", got.checkout)
 			}
 		})
 	}
@@ -85,9 +88,6 @@ func finderIn(dir, bin string, path ...string) finder {
 
 func TestNotFindingTheCLISaysWhatToDo(t *testing.T) {
 	root := t.TempDir()
-	unbuilt := filepath.Join(root, "unbuilt")
-	write(t, unbuilt, "package.json", `{"name": "wallet-sandbox"}`)
-	write(t, unbuilt, "bin/wallet-sandbox.js", "")
 	write(t, root, "cli.js", "")
 
 	cases := []struct {
@@ -96,7 +96,6 @@ func TestNotFindingTheCLISaysWhatToDo(t *testing.T) {
 		want           string
 	}{
 		{"nowhere", root, "", nil, "walletsandbox: found no wallet-sandbox CLI (no node_modules/.bin/wallet-sandbox from the working directory up, none on PATH, no npx): install it with `npm install --save-dev wallet-sandbox`, or name it with WithBin or WALLET_SANDBOX_BIN"},
-		{"a checkout not built", unbuilt, "", []string{"node"}, "walletsandbox: the wallet-sandbox checkout at " + unbuilt + " is not built: run `npm run build` there (or name another CLI with WithBin or WALLET_SANDBOX_BIN)"},
 		{"WithBin, no such file", root, "./missing.js", []string{"node"}, "walletsandbox: WithBin names " + filepath.Join(root, "missing.js") + ", which is not a file"},
 		{"WithBin, no such command", root, "wallet-sandbox", nil, `walletsandbox: WithBin names "wallet-sandbox", which is not on PATH: not on PATH`},
 		{"a bare name is a command, even if it ends in .js", root, "cli.js", []string{"node"}, `walletsandbox: WithBin names "cli.js", which is not on PATH: not on PATH`},

@@ -49,11 +49,16 @@ func Run(ctx context.Context, opts ...Option) (*Sandbox, error) {
 	if err != nil {
 		return nil, fmt.Errorf("walletsandbox: looking for the CLI: %w", err)
 	}
-	command, err := finder{getenv: os.Getenv, dir: dir, lookPath: exec.LookPath}.command(o.bin)
+	found, err := finder{getenv: os.Getenv, dir: dir, lookPath: exec.LookPath}.command(o.bin)
 	if err != nil {
 		return nil, err
 	}
-	command = append(append(command, "--ready-json", "--port", "0"), o.args...)
+	if found.checkout != "" {
+		if err := buildCheckout(ctx, found.checkout); err != nil {
+			return nil, err
+		}
+	}
+	command := append(append(found.command, "--ready-json", "--port", "0"), o.args...)
 	p, line, err := startProcess(ctx, command, "", "", o.startTimeout)
 	if err != nil {
 		return nil, err
