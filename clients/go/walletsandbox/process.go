@@ -30,19 +30,19 @@ func startProcess(ctx context.Context, command []string, engine, container strin
 	cmd := supervised(command, engine, container)
 	stdin, err := cmd.StdinPipe()
 	if err != nil {
-		return nil, "", p.failure(fmt.Sprintf("could not be started: %v", err), err)
+		return nil, "", p.failure("could not be started", err)
 	}
 	// Pipes of our own rather than StdoutPipe: Wait must not wait for the readers, which go on
 	// reading for as long as anything holds the pipe.
 	outR, outW, err := os.Pipe()
 	if err != nil {
-		return nil, "", p.failure(fmt.Sprintf("could not be started: %v", err), err)
+		return nil, "", p.failure("could not be started", err)
 	}
 	errR, errW, err := os.Pipe()
 	if err != nil {
 		outR.Close()
 		outW.Close()
-		return nil, "", p.failure(fmt.Sprintf("could not be started: %v", err), err)
+		return nil, "", p.failure("could not be started", err)
 	}
 	cmd.Stdout, cmd.Stderr = outW, errW
 	err = cmd.Start()
@@ -51,7 +51,7 @@ func startProcess(ctx context.Context, command []string, engine, container strin
 	if err != nil {
 		outR.Close()
 		errR.Close()
-		return nil, "", p.failure(fmt.Sprintf("could not be started: %v", err), err)
+		return nil, "", p.failure("could not be started", err)
 	}
 	p.stdin, p.pgid = stdin, cmd.Process.Pid
 	p.drained.Add(2)
@@ -90,7 +90,6 @@ func (p *process) read(r *os.File, stdout bool) {
 		if first {
 			first = false
 			p.first <- line
-			return
 		}
 		p.tail.add(line)
 	})
