@@ -4,14 +4,9 @@
 
 import { control, controlToken, describeError, TokenRequired } from './api.js'
 import { byId } from './dom.js'
-import { createPager } from './pager.js'
-import { READS } from './reads.js'
+import { createLists } from './lists.js'
 import * as views from './views.js'
-import { renderOrders, renderPayments, renderPayouts, renderWallets } from './views-money.js'
 import { createEventsView } from './views-events.js'
-import { renderSettlements } from './views-settlements.js'
-import { renderFaults, renderOutcomes, renderRequests } from './views-sandbox.js'
-import { renderDeliveries, renderEndpoints, renderWhitelist } from './views-setup.js'
 
 const REFRESH_MS = 2000
 const ACCOUNT_KEY = 'wallet-sandbox.account'
@@ -93,7 +88,7 @@ async function refresh() {
     if (account) {
       events.show(account.id, { live: live(), fresh: state.eventsFromStart })
       state.eventsFromStart = false
-      await refreshAccount(account)
+      await lists.refresh(account, show)
     }
   } catch (error) {
     if (error instanceof TokenRequired) askForToken(error)
@@ -107,46 +102,6 @@ async function refresh() {
     state.again = false
     await refresh()
   }
-}
-
-/** How each list draws one page: `(page, account)`; the list names are those of READS (reads.js). */
-const LISTS = {
-  wallets: renderWallets,
-  payments: (page) => renderPayments(page, paymentActions),
-  payouts: renderPayouts,
-  orders: renderOrders,
-  settlements: (page) => renderSettlements(page, settlementActions),
-  endpoints: renderEndpoints,
-  deliveries: (page) => renderDeliveries(page, deliveryActions),
-  whitelist: renderWhitelist,
-  outcomes: renderOutcomes,
-  faults: renderFaults,
-  requests: renderRequests,
-}
-const pagers = Object.fromEntries(Object.keys(LISTS).map((name) => [name, createPager(name, () => void refresh())]))
-
-/** One page of a list; read again at the last page when the one shown has gone (fewer rows now). */
-async function readList(name, accountId) {
-  const pager = pagers[name]
-  const page = await READS[name](accountId, pager.page)
-  if (!pager.settle(page.total)) return page
-  const last = await READS[name](accountId, pager.page)
-  pager.settle(last.total)
-  return last
-}
-
-/** Reads the page shown of every list of the account, then redraws the lists whose rows changed. */
-async function refreshAccount(account) {
-  const id = encodeURIComponent(account.id)
-  const names = Object.keys(LISTS)
-  const pages = await Promise.all(names.map((name) => readList(name, id)))
-  names.forEach((name, index) => {
-    const data = { page: pages[index], offset: pagers[name].page.offset, account }
-    show(name, data, () => {
-      LISTS[name](data.page, account)
-      pagers[name].render(data.page.items.length)
-    })
-  })
 }
 
 /** Runs one click's control call, says how it went, then reads everything again. */
@@ -181,6 +136,8 @@ const deliveryActions = {
     act(button, () => post(`/webhooks/deliveries/${encodeURIComponent(id)}/retry`), (d) => `Delivery ${d.id} sent again: ${d.attempts.length} attempt(s), ${d.status}.`),
 }
 
+const lists = createLists({ payments: paymentActions, settlements: settlementActions, deliveries: deliveryActions }, () => void refresh())
+
 function advance(ms, button) {
   void act(button, () => post('/clock/advance', { ms }), (clock) => `Clock advanced to ${clock.now}.`)
 }
@@ -205,7 +162,7 @@ function wire() {
   byId('account-select').addEventListener('change', (event) => {
     state.accountId = event.target.value
     sessionStorage.setItem(ACCOUNT_KEY, state.accountId)
-    for (const pager of Object.values(pagers)) pager.rewind()
+    lists.rewind()
     say('')
     void refresh()
   })
