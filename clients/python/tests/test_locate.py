@@ -69,3 +69,15 @@ def test_an_ini_path_is_relative_to_the_ini_file_and_a_flag_to_where_pytest_runs
 
     result = pytester.runpytest("suite", "--wallet-sandbox-bin", "checkout/bin/wallet-sandbox.js", "--co")
     result.stdout.fnmatch_lines([f"wallet-sandbox: starts {NODE} {pytester.path}/checkout/bin/wallet-sandbox.js (found by wallet_sandbox_bin)"])
+
+
+def test_takes_wallet_sandbox_bin_when_no_option_names_the_cli(pytester: pytest.Pytester, clean_env: None, monkeypatch: pytest.MonkeyPatch) -> None:
+    os.symlink(REPO, pytester.path / "checkout")
+    monkeypatch.setenv("WALLET_SANDBOX_BIN", "checkout/bin/wallet-sandbox.js")
+    test = pytester.makepyfile("def test_starts(wallet_sandbox): assert wallet_sandbox.pid\n")
+    result = pytester.runpytest(test)
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines([f"wallet-sandbox: starts {NODE} {pytester.path}/checkout/bin/wallet-sandbox.js (found by WALLET_SANDBOX_BIN)"])
+    # An option still wins over the variable.
+    result = pytester.runpytest(test, "--wallet-sandbox-bin", "checkout/bin/wallet-sandbox.js", "--co")
+    result.stdout.fnmatch_lines(["*(found by wallet_sandbox_bin)"])

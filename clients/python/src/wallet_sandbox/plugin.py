@@ -24,7 +24,7 @@ DEFAULT_START_TIMEOUT_S = 30.0
 
 OPTIONS = (
     ("bin", "the wallet-sandbox command: a path (a .js file runs with node) or a command line; "
-     "default: node_modules/.bin/wallet-sandbox in the rootdir or above, then PATH, then npx --no-install"),
+     "default: WALLET_SANDBOX_BIN, else node_modules/.bin/wallet-sandbox in the rootdir or above, then PATH, then npx --no-install"),
     ("image", "run this container image instead of the CLI (engine: docker, or WALLET_SANDBOX_CONTAINER_ENGINE)"),
     ("start-timeout", f"seconds to wait for the sandbox's ready line (default {DEFAULT_START_TIMEOUT_S:g})"),
 )
@@ -75,7 +75,12 @@ def settings(config: pytest.Config) -> Settings:
     command, found_by = None, ""
     if not base_url and not image:
         configured, relative_to = option("wallet_sandbox_bin")
-        command, found_by = find_cli(configured, relative_to, [config.rootpath, config.invocation_params.dir])
+        from_env = os.environ.get("WALLET_SANDBOX_BIN") or None
+        if configured is None and from_env is not None:
+            # The variable every helper reads (Go and Ruby too): one setting for a CI that runs them all.
+            command, found_by = find_cli(from_env, config.invocation_params.dir, [])[0], "WALLET_SANDBOX_BIN"
+        else:
+            command, found_by = find_cli(configured, relative_to, [config.rootpath, config.invocation_params.dir])
     return Settings(command, found_by, image, timeout, base_url)
 
 
