@@ -7,15 +7,17 @@ import type { SandboxEvent } from '../model/events.js'
  * whole, the fills were most of a tick's cost for each listener (a webhook endpoint, a stream
  * subscriber). An order's fills are only ever appended, and `presentOrder` shares each presented
  * fill object between the answers and events of one order, so the text of a list of fills is kept
- * under its last fill object and the next list, one fill longer, adds the text of that fill.
- * The text of a whole presented order is kept too, so an event's webhook body and its stream frame
- * write it once.
+ * under its last fill object and the next list, one fill longer, adds the text of that fill (only
+ * the latest per order is kept, and none once the order is final).
+ * The text of the order written last is kept too: an event's webhook body and its stream frame are
+ * written one after the other, and write it once. (Only the last: the event log keeps thousands of
+ * events, and a text kept per event would have stayed with each.)
  */
 
-/** The JSON of a list of fills without its brackets, under the list's last fill object (only the latest per order is kept). */
+/** The JSON of a list of fills without its brackets, under the list's last fill object. */
 const fillsTexts = new WeakMap<object, string>()
-/** The JSON of a presented order, under the presented object (an event's webhook body and stream frame share it). */
-const orderTexts = new WeakMap<object, string>()
+let lastOrder: object | undefined
+let lastOrderText = ''
 
 function fillsText(fills: readonly unknown[]): string {
   const last = fills[fills.length - 1]
@@ -65,14 +67,17 @@ export function spliceJson(value: Record<string, unknown>, key: string, raw: str
   return `${before === '{}' ? '{' : `${before.slice(0, -1)},`}${JSON.stringify(key)}:${raw}${after === '{}' ? '}' : `,${after.slice(1)}`}`
 }
 
+const FINAL = new Set(['filled', 'cancelled', 'expired', 'rejected'])
+
 /** `JSON.stringify(order)` for a presented order (`presentOrder`). */
 export function orderJson(order: Record<string, unknown>): string {
-  let text = orderTexts.get(order)
-  if (text === undefined) {
-    const { fills } = order
-    text = Array.isArray(fills) && fills.length > 0 ? spliceJson(order, 'fills', `[${fillsText(fills)}]`) : JSON.stringify(order)
-    orderTexts.set(order, text)
-  }
+  if (order === lastOrder) return lastOrderText
+  const { fills } = order
+  const text = Array.isArray(fills) && fills.length > 0 ? spliceJson(order, 'fills', `[${fillsText(fills)}]`) : JSON.stringify(order)
+  // A final order gets no more fills: its text would never be extended.
+  if (Array.isArray(fills) && fills.length > 0 && FINAL.has(order.status as string)) fillsTexts.delete(fills[fills.length - 1] as object)
+  lastOrder = order
+  lastOrderText = text
   return text
 }
 
