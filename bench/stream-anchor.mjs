@@ -3,9 +3,14 @@
 // is one tick: the price messages (the sandbox's quotes, so the same size, with the tick's
 // timestamp) are serialized once each, then every subscriber gets them in one corked write of
 // `ws.send` calls. Its process reports its own CPU over IPC ('cpu'), and stops on 'stop'.
+//
+// With --floor it is the cheapest server there can be instead: the tick's frames built once into
+// one buffer, written as it is to each subscriber's socket (what the sandbox does, without anything
+// else). What it takes is the cost of the writes themselves, mostly the kernel's.
 import { createServer } from 'node:http'
 import { WebSocketServer } from 'ws'
 
+const FLOOR = process.argv.includes('--floor')
 const quotes = await new Promise((resolve) => process.once('message', resolve))
 let now = Date.parse(quotes[0].timestamp)
 const subscribers = new Set()
@@ -14,8 +19,16 @@ const subscribers = new Set()
 const messages = () =>
   quotes.map((q) => Buffer.from(JSON.stringify({ type: 'price', channel: 'prices', pair: q.pair, price: q.price, bid: q.bid, ask: q.ask, timestamp: new Date(now).toISOString() })))
 
+/** A server's text frame (FIN, opcode 1, unmasked) of a payload between 126 and 65,535 bytes, as ws builds it. */
+const framed = (payload) => Buffer.concat([Buffer.from([0x81, 126, payload.length >> 8, payload.length & 0xff]), payload])
+
 function tick() {
   now += 1000
+  if (FLOOR) {
+    const joined = Buffer.concat(messages().map(framed))
+    for (const ws of subscribers) ws._socket.write(joined)
+    return
+  }
   const frames = messages()
   for (const ws of subscribers) {
     ws._socket.cork()
