@@ -26,6 +26,7 @@ import { subscribeMany } from './stream-subscribers.mjs'
 const CLIENTS = Number(process.env.BENCH_STREAM_CLIENTS ?? 1000)
 const ROUNDS = Number(process.env.BENCH_STREAM_ROUNDS ?? 200)
 const CHECKED_ROUNDS = 5
+const ROUND_TIMEOUT_MS = 30_000
 const TARGET = 0.33 // sandbox p99 / anchor p99
 const KEY = 'sk_test_sandbox_default_key'
 
@@ -91,9 +92,13 @@ async function timeAdvance(side, pairCount) {
       })
     }
   })
+  let timer
+  const stuck = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${side.name}: ${remaining} of ${side.subscribers.length} subscribers still lack the tick after ${ROUND_TIMEOUT_MS} ms`)), ROUND_TIMEOUT_MS)
+  })
   const cpu = process.cpuUsage()
   const started = performance.now()
-  await Promise.all([side.advance(), delivered])
+  await Promise.race([Promise.all([side.advance(), delivered]), stuck]).finally(() => clearTimeout(timer))
   const used = process.cpuUsage(cpu)
   side.clientCpuMs += (used.user + used.system) / 1000
   return finished - started
