@@ -6,8 +6,8 @@ import { interpretBody, readRawBody, type RawBody } from './middleware/body.js'
 import type { AppDeps, RequestContext } from './context.js'
 import type { IdempotencyRecord } from '../model/records.js'
 import type { HttpServices } from './services.js'
-import { renderError, renderList, renderResource, send, type Rendered } from './respond.js'
-import type { AnyRoute, ListResult } from './route.js'
+import { renderCursorList, renderError, renderList, renderResource, send, type Rendered } from './respond.js'
+import type { AnyRoute, CursorResult, ListResult } from './route.js'
 import { parseOrThrow } from '../schemas/validate.js'
 
 const NO_QUERY = z.strictObject({})
@@ -23,7 +23,7 @@ export function createRouteHandler(route: AnyRoute, deps: AppDeps, http: HttpSer
 
   return async (req: Request, res: Response) => {
     const requestId: string = res.locals.requestId
-    const ctx = { deps, requestId, ip: req.socket.remoteAddress ?? '' } as RequestContext
+    const ctx = { deps, requestId, ip: req.socket.remoteAddress ?? '', closed: () => new Promise<void>((resolve) => res.once('close', resolve)) } as RequestContext
     let idempotent: IdempotencyRecord | undefined
     let validated = false
     // commit_then_drop: the request runs to the end, then the answer is thrown away with the connection.
@@ -85,9 +85,11 @@ export function createRouteHandler(route: AnyRoute, deps: AppDeps, http: HttpSer
       validated = true
 
       const result = await route.handler(input, ctx)
-      const rendered: Rendered = route.list
-        ? renderList(result as ListResult<unknown>, input.query as { limit: number; offset: number }, requestId)
-        : renderResource(route.status, result, requestId, route.raw ? 'bare' : envelope)
+      const rendered: Rendered = route.list === 'cursor'
+        ? renderCursorList(result as CursorResult<unknown>, requestId)
+        : route.list
+          ? renderList(result as ListResult<unknown>, input.query as { limit: number; offset: number }, requestId)
+          : renderResource(route.status, result, requestId, route.raw ? 'bare' : envelope)
       if (idempotent) http.idempotency.complete(ctx.account.account.id, idempotent, rendered.status, rendered.text)
       answer(rendered)
     } catch (error) {
