@@ -8,6 +8,8 @@ export const JOURNAL_CAPACITY = 500
 /** Long query strings and keys are cut: the journal must stay small whatever clients send. */
 const MAX_QUERY_LENGTH = 500
 const MAX_IDEMPOTENCY_KEY_LENGTH = 255
+/** Bodies are kept to their first characters: enough to read, bounded whatever clients send. */
+export const MAX_BODY_LENGTH = 4096
 
 export interface JournalFilter {
   method?: string
@@ -52,6 +54,8 @@ export function createRequestJournal(options: { capacity?: number } = {}): Reque
         replayed: res.getHeader('Idempotent-Replayed') === 'true',
         fault: (res.locals.fault as RequestJournalEntry['fault'] | undefined) ?? null,
         at: info.at,
+        request_body: cut((res.locals.requestBody as Buffer | undefined)?.toString('utf8')),
+        response_body: cut(res.locals.responseBody as string | undefined),
       })
       if (entries.length > capacity) entries.shift()
     },
@@ -72,6 +76,8 @@ export function createRequestJournal(options: { capacity?: number } = {}): Reque
     },
   }
 }
+
+const cut = (text: string | undefined): string | null => (text === undefined || text === '' ? null : text.slice(0, MAX_BODY_LENGTH))
 
 /** `sk_test_…_key`: the key's kind and, for keys of 12+ characters, its last 4, as the request log shows them. */
 function mask(key: string): string {

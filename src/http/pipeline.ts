@@ -28,7 +28,12 @@ export function createRouteHandler(route: AnyRoute, deps: AppDeps, http: HttpSer
     let validated = false
     // commit_then_drop: the request runs to the end, then the answer is thrown away with the connection.
     let dropAnswer = false
-    const answer = (rendered: Rendered) => (dropAnswer ? http.faults!.cut(res, 'commit_then_drop') : send(res, rendered))
+    const answer = (rendered: Rendered) => {
+      // For the request journal (`tail --verbose`): what the client was answered.
+      res.locals.responseBody = rendered.text
+      if (dropAnswer) http.faults!.cut(res, 'commit_then_drop')
+      else send(res, rendered)
+    }
     const bodyLimit = Math.max(route.bodyLimit ?? 0, config.bodyLimit)
     let bytes: Buffer | undefined
     try {
@@ -50,7 +55,9 @@ export function createRouteHandler(route: AnyRoute, deps: AppDeps, http: HttpSer
         if (http.limiter) setHeaders(res, http.limiter.take(key.key))
       }
 
-      const body: RawBody = route.request?.body ? interpretBody(bytes ?? (await readRawBody(req, bodyLimit)), req.headers['content-type'], config.lenient) : { kind: 'empty' }
+      if (route.request?.body) bytes ??= await readRawBody(req, bodyLimit)
+      res.locals.requestBody = bytes
+      const body: RawBody = bytes ? interpretBody(bytes, req.headers['content-type'], config.lenient) : { kind: 'empty' }
 
       const idempotencyKey = req.headers['idempotency-key']
       if (route.method === 'post' && route.auth !== 'control' && idempotencyKey !== undefined && ctx.account) {
@@ -58,6 +65,7 @@ export function createRouteHandler(route: AnyRoute, deps: AppDeps, http: HttpSer
         if (outcome.kind === 'replay') {
           const { record } = outcome
           res.setHeader('X-Request-Id', record.request_id)
+          res.locals.responseBody = record.body
           send(res, { status: record.status, text: record.body }, { 'Idempotent-Replayed': 'true' })
           return
         }
