@@ -7,6 +7,7 @@ import { createRequestLog, resolveLogFormat } from './http/middleware/request-lo
 import { describeListenError } from './listen-error.js'
 import { createLogger } from './logger.js'
 import { readyLine } from './cli-ready.js'
+import { addTerminalCommands } from './cli-terminal.js'
 import { configuredWebhookSecret, createSandbox, type Sandbox } from './sandbox.js'
 import { addressesOf, type SandboxAddresses } from './sandbox-addresses.js'
 import { StoreLoadError } from './store/store.js'
@@ -99,6 +100,7 @@ Examples:
       const config = loadConfig({ flags: command.optsWithGlobals(), env: process.env })
       printJson(await describeFixtures(config, apiKeys))
     })
+  addTerminalCommands(program)
   program
     .command('openapi')
     .description('print the OpenAPI 3.1 document of the API as JSON (the one GET /v1/openapi.json serves)')

@@ -51,25 +51,43 @@ export async function runToExit(args: string[], options: { env?: Record<string, 
   return { code, signal, stdout: proc.stdout(), stderr: proc.stderr() }
 }
 
-/** Resolves with the first line the process writes on stdout that `accept` takes, or rejects when it exits first. */
-export function lineOf<T>(proc: CliProcess, accept: (line: string) => T | undefined, timeoutMs = 15_000): Promise<T> {
+/** Resolves with the first line the process writes (on stdout, or `stream`) that `accept` takes, or rejects when it exits first. */
+export function lineOf<T>(proc: CliProcess, accept: (line: string) => T | undefined, options: { timeoutMs?: number; stream?: 'stdout' | 'stderr' } = {}): Promise<T> {
+  const { timeoutMs = 15_000, stream = 'stdout' } = options
+  const text = stream === 'stdout' ? proc.stdout : proc.stderr
+  const source = proc.child[stream]!
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no such line within ${timeoutMs} ms:\n${proc.stdout()}\n${proc.stderr()}`)), timeoutMs)
     const check = () => {
-      for (const line of proc.stdout().split('\n').slice(0, -1)) {
+      for (const line of text().split('\n').slice(0, -1)) {
         const found = accept(line)
         if (found === undefined) continue
         clearTimeout(timer)
-        proc.child.stdout!.off('data', check)
+        source.off('data', check)
         resolve(found)
         return
       }
     }
-    proc.child.stdout!.on('data', check)
+    source.on('data', check)
     void proc.exited.then(({ code }) => {
       clearTimeout(timer)
       reject(new Error(`exited with ${code} first:\n${proc.stdout()}\n${proc.stderr()}`))
     })
     check()
   })
+}
+
+export interface ReadyLine {
+  url: string
+  base_url: string
+  api_key: string
+  port: number
+  pid: number
+}
+
+/** A real sandbox as a child process (`--ready-json --port 0` unless a port is given), resolved once it listens. */
+export async function startCli(args: string[] = [], options: { env?: Record<string, string> } = {}): Promise<CliProcess & { ready: ReadyLine }> {
+  const proc = launch(['--ready-json', '--quiet', ...(args.includes('--port') ? [] : ['--port', '0']), ...args], options)
+  const ready = await lineOf(proc, (line) => JSON.parse(line) as ReadyLine)
+  return { ...proc, ready }
 }
