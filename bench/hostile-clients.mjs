@@ -1,13 +1,13 @@
 // `npm run bench:hostile`: what hostile clients cost a normal client, against an anchor (issue 22).
 // The sandbox's CLI and a bare node:http server (bench/hostile-anchor.mjs, the same two routes with
-// the same bytes) run side by side in child processes. In each round, each in turn (the order
-// alternates) is probed idle, then attacked by `--slowloris` connections that never finish their
-// headers plus `--readers` clients that pipeline `--depth` × GET /v1/openapi.json and never read
-// (bench/hostile-attackers.mjs, a process of its own; with `--reconnect` it opens again what the
-// server closes) while the probe goes on; then the attackers leave. The probe is a normal keep-alive client asking
-// GET /v1/wallets one request after the other: p50, p99 and max matter, the p50 hides a stall. RSS
-// is each server's, from /proc: before, at the peak of the attack, and `--after` seconds later.
-// Then, unless `--websockets 0`, the sandbox's idle WebSockets (bench/idle-websockets.mjs).
+// the same bytes) run side by side in child processes, and go through each round together: probed
+// idle, then each attacked by `--slowloris` connections that never finish their headers plus
+// `--readers` clients that pipeline `--depth` × GET /v1/openapi.json and never read (its own
+// bench/hostile-attackers.mjs process; with `--reconnect` it opens again what the server closes)
+// while the probe goes on; then the attackers leave. The probe is a normal client
+// (bench/hostile-probe.mjs) asking GET /v1/wallets: p50, p99 and max matter, the p50 hides a
+// stall. RSS is each server's, from /proc: before, at the peak of the attack, and `--after` seconds
+// later. Then, unless `--websockets 0`, the sandbox's idle WebSockets (bench/idle-websockets.mjs).
 import { fork } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { Agent } from 'node:http'
@@ -21,7 +21,7 @@ import { fixed, percentile, printTable, SANDBOX_BIN, startServer } from './lib.m
 
 const { values } = parseArgs({
   options: {
-    rounds: { type: 'string', default: '3' },
+    rounds: { type: 'string', default: '5' },
     seconds: { type: 'string', default: '15' },
     after: { type: 'string', default: '10' },
     slowloris: { type: 'string', default: '200' },
@@ -50,20 +50,32 @@ function attack(port) {
   })
 }
 
-/** One round on one server: idle probe, attack with the probe going on, then the attackers leave. */
-async function round(server) {
-  const { port, child } = server
-  await probe(port, 1)
-  const idle = await probe(port, Number(values.seconds))
-  const before = rssMb(child.pid)
-  let peak = before
-  const watch = setInterval(() => (peak = Math.max(peak, rssMb(child.pid))), 100)
-  const attackers = await attack(port)
-  const attacked = await probe(port, Number(values.seconds))
-  const counts = await attackers.stop()
+/**
+ * One round, both servers at once so that both meet the same moments of a shared machine: the
+ * probe idle, then each server attacked by its own attackers with the probe going on, then the
+ * attackers leave and RSS is read `--after` seconds later.
+ */
+async function round(servers) {
+  const names = Object.keys(servers)
+  /** `work(server, name)` for both servers at once; the results by name. */
+  const both = async (work) => {
+    const results = await Promise.all(names.map((name) => work(servers[name], name)))
+    return Object.fromEntries(names.map((name, i) => [name, results[i]]))
+  }
+  await both(({ port }) => probe(port, 1))
+  const idle = await both(({ port }) => probe(port, Number(values.seconds)))
+  const before = await both(({ child }) => rssMb(child.pid))
+  const peak = { ...before }
+  const watch = setInterval(() => {
+    for (const name of names) peak[name] = Math.max(peak[name], rssMb(servers[name].child.pid))
+  }, 100)
+  const attackers = await both(({ port }) => attack(port))
+  const attacked = await both(({ port }) => probe(port, Number(values.seconds)))
+  const counts = await both((_, name) => attackers[name].stop())
   clearInterval(watch)
   await pause(Number(values.after) * 1000)
-  return { idle, attacked, before, peak, after: rssMb(child.pid), counts }
+  const after = await both(({ child }) => rssMb(child.pid))
+  return Object.fromEntries(names.map((name) => [name, { idle: idle[name], attacked: attacked[name], before: before[name], peak: peak[name], after: after[name], counts: counts[name] }]))
 }
 
 /** The table, a row per server and round, and the spread of the p99 ratio. */
@@ -97,12 +109,7 @@ try {
   const results = []
   const started = { sandbox: rssMb(sandbox.child.pid), anchor: rssMb(anchor.child.pid) }
   console.log(`RSS at the start: sandbox ${fixed(started.sandbox, 1)} MB, anchor ${fixed(started.anchor, 1)} MB\n`)
-  for (let i = 0; i < Number(values.rounds); i++) {
-    const order = i % 2 === 0 ? ['sandbox', 'anchor'] : ['anchor', 'sandbox']
-    const done = {}
-    for (const name of order) done[name] = await round(name === 'sandbox' ? sandbox : anchor)
-    results.push(done)
-  }
+  for (let i = 0; i < Number(values.rounds); i++) results.push(await round({ sandbox, anchor }))
   report(results)
   if (Number(values.websockets) > 0) await measureIdleWebSockets(sandbox, Number(values.websockets))
 } finally {

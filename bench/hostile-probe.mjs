@@ -1,10 +1,14 @@
-// The normal client of `npm run bench:hostile`: GET /v1/wallets with the default key, one request
-// after the other on one kept-alive connection, timed to the last byte of each answer.
+// The normal client of `npm run bench:hostile`: GET /v1/wallets with the default key on one kept-alive
+// connection, a request every `INTERVAL_MS` (or at once when the answer before took longer), timed
+// to the last byte of each answer. Paced rather than back to back, as a test suite asks: the probe
+// itself then hardly loads the machine, and two servers can be probed at once.
 import { Agent, request } from 'node:http'
 
 const AUTH = { authorization: 'Bearer sk_test_sandbox_default_key' }
+const INTERVAL_MS = 2
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
-/** GET on the probe's one kept-alive connection; resolves with the body once read whole. */
+/** GET on the given agent; resolves with the body once read whole. */
 export function get(port, agent, path) {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, path, agent, headers: AUTH }, (res) => {
@@ -18,7 +22,7 @@ export function get(port, agent, path) {
   })
 }
 
-/** The normal client: GET /v1/wallets, one after the other on one connection, for `seconds`; the latencies in ms. */
+/** The normal client, for `seconds`: the latencies in ms. */
 export async function probe(port, seconds) {
   const agent = new Agent({ keepAlive: true, maxSockets: 1 })
   const out = []
@@ -27,11 +31,12 @@ export async function probe(port, seconds) {
     while (performance.now() < end) {
       const started = performance.now()
       await get(port, agent, '/v1/wallets')
-      out.push(performance.now() - started)
+      const took = performance.now() - started
+      out.push(took)
+      if (took < INTERVAL_MS) await pause(INTERVAL_MS - took)
     }
   } finally {
     agent.destroy()
   }
   return out
 }
-
