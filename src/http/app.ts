@@ -11,6 +11,7 @@ import type { HttpServices } from './services.js'
 import { renderError, send } from './respond.js'
 import { createRouteIndex, type FoundRoute } from './route-index.js'
 import { toExpressPath, type AnyRoute } from './route.js'
+import { VERSION, VERSION_HEADER } from '../version.js'
 
 export interface HttpApp {
   /** The express app: the dashboard, HEAD and OPTIONS, 405 and 404, and every route as well. */
@@ -86,6 +87,8 @@ export function createApp(deps: AppDeps, http: HttpServices, routes: AnyRoute[],
    * express answers it as before.
    */
   function listener(req: IncomingMessage, res: ServerResponse): void {
+    // Every answer says which sandbox gave it, errors and the dashboard included: a helper checks it is compatible.
+    res.setHeader(VERSION_HEADER, VERSION)
     const url = req.url ?? ''
     // As express reads a URL (parseurl): the path ends at '?' or '#', the query at '#'.
     const hashAt = url.indexOf('#')

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http'
 import { ApiError } from '../errors.js'
-import type { ListResult } from './route.js'
+import type { CursorResult, ListResult } from './route.js'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 
@@ -29,6 +29,11 @@ export function renderResource(status: number, resource: unknown, requestId: str
 export function renderList(result: ListResult<unknown>, page: { limit: number; offset: number }, requestId: string): Rendered {
   const pagination = { limit: page.limit, offset: page.offset, total: result.total, has_more: page.offset + result.items.length < result.total }
   return { status: 200, text: JSON.stringify({ data: result.items, pagination, ...result.extra, request_id: requestId }) }
+}
+
+/** A list read from a cursor: `{data, has_more, …extra, request_id}`, no page numbers. */
+export function renderCursorList(result: CursorResult<unknown>, requestId: string): Rendered {
+  return { status: 200, text: JSON.stringify({ data: result.items, has_more: result.hasMore, ...result.extra, request_id: requestId }) }
 }
 
 /** Any thrown value → the one error wire shape. Unknown errors are a 500 that never shows its stack. */

@@ -27,7 +27,11 @@ export interface RouteDef<P extends Schema = Schema, Q extends Schema = Schema, 
   /** Success status and the schema of what the handler returns (for lists, of one item). */
   status: 200 | 201
   response: Schema
-  list?: boolean
+  /**
+   * `true`: a page of a list, `{data, pagination, …listExtra}`; the handler returns a ListResult.
+   * `'cursor'`: a list read from a cursor (`after`), `{data, has_more, …listExtra}`; the handler returns a CursorResult.
+   */
+  list?: boolean | 'cursor'
   /** Fields a list answer carries beside `data` and `pagination` (a zod object); the handler returns them as `extra`. */
   listExtra?: z.ZodObject
   /**
@@ -53,6 +57,13 @@ export interface ListResult<T> {
   items: T[]
   total: number
   /** The route's `listExtra` fields. */
+  extra?: Record<string, unknown>
+}
+
+/** What a cursor list's handler returns. */
+export interface CursorResult<T> {
+  items: T[]
+  hasMore: boolean
   extra?: Record<string, unknown>
 }
 

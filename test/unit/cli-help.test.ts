@@ -47,6 +47,11 @@ describe('--help', () => {
     expect(DEFAULTS.fixtures).toMatch(/fixtures\/?$/)
   })
 
+  it.each(KEYS)('says the default of %s once', (key) => {
+    const entry = helpEntries().get(`--${flagName(key)}`)!
+    expect(entry.match(/default:/g), entry).toHaveLength(1)
+  })
+
   it('says what an unset setting means', () => {
     expect(shownDefaultOf('dataFile')).toBe('in memory')
     expect(shownDefaultOf('webhookRetries')).toBe('5s,30s,2m,10m,1h')
