@@ -1,3 +1,5 @@
+import { readJsonAnswer } from './json-answer.js'
+
 /**
  * One `/v1` request with an API key, as the terminal commands make them: JSON in and out, the
  * answer's `data`, an ApiCallError carrying the API's own error on anything but 2xx. A 429 waits
@@ -29,17 +31,12 @@ export function createApiRequest(options: { baseUrl: string; apiKey: string; fet
       const headers: Record<string, string> = { accept: 'application/json', authorization: `Bearer ${options.apiKey}` }
       if (body !== undefined) headers['content-type'] = 'application/json'
       const res = await doFetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
-      const text = await res.text()
       if (res.status === 429 && attempt < RATE_LIMIT_RETRIES) {
+        await res.arrayBuffer()
         await new Promise((resolve) => setTimeout(resolve, Math.min(Number(res.headers.get('retry-after') ?? 1), 2) * 1000))
         continue
       }
-      let payload: { data?: unknown; error?: { code?: string; message?: string; param?: string } } | undefined
-      try {
-        payload = text ? JSON.parse(text) : undefined
-      } catch {
-        payload = undefined
-      }
+      const { text, payload } = await readJsonAnswer(res)
       if (!res.ok) {
         const error = payload?.error
         throw new ApiCallError(error?.message ?? `${method} /v1${path} answered ${res.status}: ${text.slice(0, 200)}`, res.status, error?.code ?? 'unknown', error?.param)

@@ -1,3 +1,5 @@
+import { readJsonAnswer } from './json-answer.js'
+
 export interface ControlClientOptions {
   /** The sandbox address without `/v1`, e.g. `http://127.0.0.1:4400`. */
   baseUrl: string
@@ -34,13 +36,7 @@ export function createControlRequest(options: ControlClientOptions): ControlRequ
     if (options.controlToken !== undefined) headers.authorization = `Bearer ${options.controlToken}`
     if (body !== undefined) headers['content-type'] = 'application/json'
     const res = await doFetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
-    const text = await res.text()
-    let payload: { data?: unknown; request_id?: string; error?: { type?: string; code?: string; message?: string; param?: string } } | undefined
-    try {
-      payload = text ? JSON.parse(text) : undefined
-    } catch {
-      payload = undefined
-    }
+    const { text, payload } = await readJsonAnswer(res)
     if (!res.ok) {
       const error = payload?.error
       throw new SandboxControlError(

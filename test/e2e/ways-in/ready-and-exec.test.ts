@@ -1,10 +1,12 @@
-import { existsSync, mkdtempSync, rmSync } from 'node:fs'
+import { execFile } from 'node:child_process'
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { VERSION } from '../../../src/version.js'
-import { buildIfNeeded, killAll, launch, lineOf, runToExit } from '../../helpers/cli-process.js'
+import { BIN, buildIfNeeded, cleanEnv, killAll, launch, lineOf, ROOT, runToExit } from '../../helpers/cli-process.js'
 
 /** The language-neutral ways in (CONTRACT.md section 20): the ready line, the variables and `exec`. */
 
@@ -60,6 +62,14 @@ describe('wallet-sandbox exec', () => {
     expect(code).toBe(3)
     const seen = JSON.parse(stdout)
     expect(seen).toEqual({ status: 200, base: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+$/), url: `${seen.base}/v1`, stream: `${seen.base.replace('http', 'ws')}/v1/stream`, token: null })
+  })
+
+  it('runs the README\'s example as printed', async () => {
+    const readme = readFileSync(join(ROOT, 'README.md'), 'utf8')
+    const [line] = /^npx wallet-sandbox exec -- .*$/m.exec(readme) ?? []
+    expect(line).toBeDefined()
+    const { stdout } = await promisify(execFile)('bash', ['-c', line!.replace(/^npx wallet-sandbox/, `${process.execPath} ${BIN}`)], { cwd: ROOT, env: cleanEnv() })
+    expect(JSON.parse(stdout)).toMatchObject({ data: [{ object: 'wallet', currency: 'USDC' }], pagination: { limit: 1 } })
   })
 
   it('works for a Python command as for any other', async () => {
