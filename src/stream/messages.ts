@@ -4,6 +4,7 @@ import type { OrderNotification, WalletNotification } from '../model/events.js'
 import { parseOrThrow } from '../schemas/validate.js'
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../schemas/json-depth.js'
 import type { Quote } from '../market/pair-quotes.js'
+import { textFrame } from './frames.js'
 
 /**
  * The stream's wire format (CONTRACT.md sections 11 and 13): what a client may send, and the
@@ -96,12 +97,12 @@ export function parseClientMessage(data: Buffer | ArrayBuffer | Buffer[]): Parse
 
 export const isErrorFrame = (value: ParsedMessage | ErrorFrame): value is ErrorFrame => 'type' in value
 
-/** The shared, serialized frame of one quote: built once per pair and tick, sent to every subscriber. */
+/** The frame of one quote (`frames.ts`): built once per pair and tick, sent to every subscriber. */
 export const priceFrame = (quote: Quote): Buffer =>
-  Buffer.from(JSON.stringify({ type: 'price', channel: 'prices', pair: quote.pair, price: quote.price, bid: quote.bid, ask: quote.ask, timestamp: quote.timestamp }))
+  textFrame(JSON.stringify({ type: 'price', channel: 'prices', pair: quote.pair, price: quote.price, bid: quote.bid, ask: quote.ask, timestamp: quote.timestamp }))
 
 export const walletFrame = (notification: WalletNotification): Buffer =>
-  Buffer.from(
+  textFrame(
     JSON.stringify({
       type: 'wallet',
       channel: 'wallets',
@@ -113,4 +114,4 @@ export const walletFrame = (notification: WalletNotification): Buffer =>
   )
 
 export const orderFrame = (notification: OrderNotification): Buffer =>
-  Buffer.from(JSON.stringify({ type: 'order', channel: 'orders', event: notification.event, sequence: notification.sequence, data: notification.data, timestamp: notification.timestamp }))
+  textFrame(JSON.stringify({ type: 'order', channel: 'orders', event: notification.event, sequence: notification.sequence, data: notification.data, timestamp: notification.timestamp }))

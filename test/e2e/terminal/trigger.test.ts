@@ -105,7 +105,8 @@ describe('where the terminal commands look', () => {
 
   it('finds the sandbox and the key that exec names', async () => {
     const script = `process.exit(require('child_process').spawnSync(process.execPath, [${JSON.stringify(BIN)}, 'trigger', 'payment.created'], { stdio: 'inherit' }).status)`
-    const { code, stdout } = await runToExit(['exec', '--', process.execPath, '-e', script])
+    // A sandbox that stands still: under --settle auto the payment could move on while trigger reports.
+    const { code, stdout } = await runToExit(['exec', '--settle', 'manual', '--', process.execPath, '-e', script])
     expect(code).toBe(0)
     expect(stdout).toMatch(/^created pay_\w+\npayment\.created evt_\w+\n$/)
   })
