@@ -54,8 +54,8 @@ export function createRequestJournal(options: { capacity?: number } = {}): Reque
         replayed: res.getHeader('Idempotent-Replayed') === 'true',
         fault: (res.locals.fault as RequestJournalEntry['fault'] | undefined) ?? null,
         at: info.at,
-        request_body: cut((res.locals.requestBody as Buffer | undefined)?.toString('utf8')),
-        response_body: cut(res.locals.responseBody as string | undefined),
+        request_body: cut(res.locals.requestBody as Buffer | undefined),
+        response_body: cut(res.locals.responseBody as string | Buffer | undefined),
       })
       if (entries.length > capacity) entries.shift()
     },
@@ -77,7 +77,18 @@ export function createRequestJournal(options: { capacity?: number } = {}): Reque
   }
 }
 
-const cut = (text: string | undefined): string | null => (text === undefined || text === '' ? null : text.slice(0, MAX_BODY_LENGTH))
+/**
+ * A body's first characters, as a string of their own: a slice of a long string keeps the whole
+ * string alive (V8 makes it a view), and the journal would hold every large answer it saw, 360 KB
+ * for each request of the OpenAPI document. The copy goes through UTF-16, which keeps every code
+ * unit as it is. Bytes are decoded only as far as those characters go (a UTF-16 unit takes at most
+ * 3 bytes of UTF-8).
+ */
+function cut(body: string | Buffer | undefined): string | null {
+  if (body === undefined || body.length === 0) return null
+  const text = typeof body === 'string' ? body : body.toString('utf8', 0, 3 * MAX_BODY_LENGTH)
+  return text.length <= MAX_BODY_LENGTH ? text : Buffer.from(text.slice(0, MAX_BODY_LENGTH), 'utf16le').toString('utf16le')
+}
 
 /** `sk_test_…_key`: the key's kind and, for keys of 12+ characters, its last 4, as the request log shows them. */
 function mask(key: string): string {

@@ -6,6 +6,7 @@ import { ApiError } from '../errors.js'
 import type { AppDeps } from './context.js'
 import { holdAnswersUntilDurable } from './middleware/durable-answers.js'
 import { createRouteHandler } from './pipeline.js'
+import { limitPipelining } from './pipelining.js'
 import type { HttpServices } from './services.js'
 import { renderError, send } from './respond.js'
 import { createRouteIndex, type FoundRoute } from './route-index.js'
@@ -146,34 +147,5 @@ function runMiddleware(middleware: readonly RequestHandler[], req: Request, res:
       done(thrown)
     }
   }
-  next()
-}
-
-/**
- * Requests one connection may have waiting for their answers. HTTP/1.1 lets a client send requests
- * without reading the answers (pipelining); node parses and dispatches a whole chunk of them at
- * once, and the answers of all but the first wait in memory. Requests beyond this depth are not
- * run: the connection closes once the ones before them are answered, and a pipelining client sends
- * the unanswered ones again (RFC 9112, section 9.3.2).
- */
-export const MAX_PIPELINED = 8
-const waiting = new WeakMap<object, number>()
-const closing = new WeakSet<object>()
-
-function limitPipelining(req: Request, res: Response, next: NextFunction): void {
-  const socket = req.socket
-  // Dispatched from a connection that is already gone or closing: nobody would get the answer.
-  if (socket.destroyed || closing.has(socket)) return
-  const depth = (waiting.get(socket) ?? 0) + 1
-  if (depth > MAX_PIPELINED) {
-    closing.add(socket)
-    return
-  }
-  waiting.set(socket, depth)
-  res.once('close', () => {
-    const left = waiting.get(socket)! - 1
-    waiting.set(socket, left)
-    if (left === 0 && closing.has(socket)) socket.destroySoon()
-  })
   next()
 }

@@ -6,7 +6,7 @@ import { interpretBody, readRawBody, type RawBody } from './middleware/body.js'
 import type { AppDeps, RequestContext } from './context.js'
 import type { IdempotencyRecord } from '../model/records.js'
 import type { HttpServices } from './services.js'
-import { renderCursorList, renderError, renderList, renderResource, send, type Rendered } from './respond.js'
+import { renderCursorList, renderError, renderList, renderResource, send, type Encoded, type Rendered } from './respond.js'
 import type { AnyRoute, CursorResult, ListResult } from './route.js'
 import { parseOrThrow } from '../schemas/validate.js'
 
@@ -28,9 +28,9 @@ export function createRouteHandler(route: AnyRoute, deps: AppDeps, http: HttpSer
     let validated = false
     // commit_then_drop: the request runs to the end, then the answer is thrown away with the connection.
     let dropAnswer = false
-    const answer = (rendered: Rendered) => {
+    const answer = (rendered: Rendered | Encoded) => {
       // For the request journal (`tail --verbose`): what the client was answered.
-      res.locals.responseBody = rendered.text
+      res.locals.responseBody = 'bytes' in rendered ? rendered.bytes : rendered.text
       if (dropAnswer) http.faults!.cut(res, 'commit_then_drop')
       else send(res, rendered)
     }
@@ -93,11 +93,12 @@ export function createRouteHandler(route: AnyRoute, deps: AppDeps, http: HttpSer
       validated = true
 
       const result = await route.handler(input, ctx)
+      if (route.raw) return answer({ status: route.status, bytes: result as Buffer })
       const rendered: Rendered = route.list === 'cursor'
         ? renderCursorList(result as CursorResult<unknown>, requestId)
         : route.list
           ? renderList(result as ListResult<unknown>, input.query as { limit: number; offset: number }, requestId)
-          : renderResource(route.status, result, requestId, route.raw ? 'bare' : envelope)
+          : renderResource(route.status, result, requestId, envelope)
       if (idempotent) http.idempotency.complete(ctx.account.account.id, idempotent, rendered.status, rendered.text)
       answer(rendered)
     } catch (error) {

@@ -34,7 +34,11 @@ export interface RouteDef<P extends Schema = Schema, Q extends Schema = Schema, 
   list?: boolean | 'cursor'
   /** Fields a list answer carries beside `data` and `pagination` (a zod object); the handler returns them as `extra`. */
   listExtra?: z.ZodObject
-  /** Send what the handler returns as the whole body, without the envelope (the OpenAPI document). */
+  /**
+   * The handler returns the whole body as JSON already encoded (a Buffer), sent as it is, without the
+   * envelope: the OpenAPI document, encoded once. For a GET: such an answer is never kept for an
+   * idempotent replay.
+   */
   raw?: boolean
   /** The largest body this route takes, when it needs more than `--body-limit` (a restore takes a whole snapshot). */
   bodyLimit?: number

@@ -59,6 +59,14 @@ describe('GET /_sandbox/requests', () => {
     expect(replay).toMatchObject({ replayed: true, response_body: JSON.stringify(first.body) })
   })
 
+  it('keeps the first 4,096 characters of an answer sent as bytes, the OpenAPI document\'s', async () => {
+    sb = await startTestSandbox()
+    const document = await sb.api.get('/v1/openapi.json').expect(200)
+    const [entry] = (await journal()).data
+    expect(entry).toMatchObject({ method: 'GET', path: '/v1/openapi.json', status: 200, request_body: null })
+    expect(entry.response_body).toBe(document.text.slice(0, 4096))
+  })
+
   it('includes requests that failed authentication or found no route, and leaves out the control API', async () => {
     sb = await startTestSandbox()
     await sb.api.get('/v1/wallets').expect(401)
