@@ -64,6 +64,20 @@ module.exports = {
       to: { path: ['^src/(http|api|stream)/', '^src/events/(webhooks|webhook-http|delivery-log|signing|retry-schedule)[.]ts$'] },
     },
     {
+      name: 'clients-are-clients',
+      severity: 'error',
+      comment: 'The control client, the receivers and the terminal commands reach a sandbox over HTTP only, like a user\'s code: none of its inside (the schemas\' types and the model\'s names are the wire\'s).',
+      from: { path: '^src/(client|terminal)/' },
+      to: { path: '^src/(store|ledger|lifecycle|control|http|api|stream|events|market|access)/' },
+    },
+    {
+      name: 'client-only-types-of-schemas',
+      severity: 'error',
+      comment: 'A client carries no server code: from the schemas it takes types only.',
+      from: { path: '^src/client/' },
+      to: { path: '^src/schemas/', dependencyTypesNot: ['type-only'] },
+    },
+    {
       name: 'stream-not-to-http',
       severity: 'error',
       comment: 'What the stream shares with HTTP (keys, scopes, IP rules) lives in src/access/.',

@@ -1,126 +1,120 @@
-// `npm run bench:hostile`: slow and hostile clients against the CLI in a child process (issue 16).
-// Phases, one after the other: 10,000 idle WebSocket connections; 200 clients that pipeline 8
-// requests for GET /v1/openapi.json (217 KB) and never read; 1,000 slowloris connections that send
-// a header byte now and then. For each: the sandbox's memory (RSS from /proc) before, at the peak
-// and 10 s after the clients left, and the latency of GET /v1/wallets/{id}/balance meanwhile.
-import { readFileSync } from 'node:fs'
-import { connect } from 'node:net'
+// `npm run bench:hostile`: what hostile clients cost a normal client, against an anchor (issue 22).
+// The sandbox's CLI and a bare node:http server (bench/hostile-anchor.mjs, the same two routes with
+// the same bytes) run side by side in child processes, and go through each round together: probed
+// idle, then each attacked by `--slowloris` connections that never finish their headers plus
+// `--readers` clients that pipeline `--depth` × GET /v1/openapi.json and never read (its own
+// bench/hostile-attackers.mjs process; with `--reconnect` it opens again what the server closes)
+// while the probe goes on; then the attackers leave. The probe is a normal client
+// (bench/hostile-probe.mjs) asking GET /v1/wallets: p50, p99 and max matter, the p50 hides a
+// stall. RSS is each server's, from /proc: before, at the peak of the attack, and `--after` seconds
+// later. Then, unless `--websockets 0`, the sandbox's idle WebSockets (bench/idle-websockets.mjs).
+import { fork } from 'node:child_process'
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { Agent } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import WebSocket from 'ws'
+import { get, probe } from './hostile-probe.mjs'
+import { measureIdleWebSockets } from './idle-websockets.mjs'
 import { fixed, percentile, printTable, SANDBOX_BIN, startServer } from './lib.mjs'
 
-const { values } = parseArgs({ options: { websockets: { type: 'string', default: '10000' }, readers: { type: 'string', default: '200' }, slowloris: { type: 'string', default: '1000' } } })
-const KEY = 'sk_test_sandbox_default_key'
-const server = await startServer(SANDBOX_BIN, ['--quiet', '--rate-limit', '0', '--send-timeout', '5000', '--headers-timeout', '5000'], '/_sandbox/health', { timeoutMs: 120_000 })
-const base = `http://127.0.0.1:${server.port}`
-const rssMb = () => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${server.child.pid}/status`, 'utf8'))[1]) / 1024
+const { values } = parseArgs({
+  options: {
+    rounds: { type: 'string', default: '5' },
+    seconds: { type: 'string', default: '15' },
+    after: { type: 'string', default: '10' },
+    slowloris: { type: 'string', default: '200' },
+    readers: { type: 'string', default: '200' },
+    depth: { type: 'string', default: '10' },
+    websockets: { type: 'string', default: '10000' },
+    reconnect: { type: 'boolean', default: false },
+  },
+})
+const ANCHOR = fileURLToPath(new URL('./hostile-anchor.mjs', import.meta.url))
+const ATTACKERS = fileURLToPath(new URL('./hostile-attackers.mjs', import.meta.url))
 const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024
 
-const wallet = (await (await fetch(`${base}/v1/wallets?limit=1`, { headers: { authorization: `Bearer ${KEY}` } })).json()).data[0].id
-async function latencies(count) {
-  const out = []
-  for (let i = 0; i < count; i++) {
-    const started = performance.now()
-    // A fresh connection each time: the same cost in every phase, and no kept-alive socket that the
-    // server closed while this process was too busy to notice.
-    const res = await fetch(`${base}/v1/wallets/${wallet}/balance`, { headers: { authorization: `Bearer ${KEY}`, connection: 'close' } })
-    await res.arrayBuffer()
-    if (res.status !== 200) throw new Error(`latency probe answered ${res.status}`)
-    out.push(performance.now() - started)
+/** Starts the attackers against `port`; resolves once all their connections sent their requests. */
+function attack(port) {
+  const flags = [...['port', 'slowloris', 'readers', 'depth'].flatMap((name) => [`--${name}`, String(name === 'port' ? port : values[name])]), ...(values.reconnect ? ['--reconnect'] : [])]
+  const child = fork(ATTACKERS, flags, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  const stop = () => new Promise((resolve) => {
+    child.once('message', (message) => resolve(message.counts))
+    child.send('stop')
+  })
+  return new Promise((resolve, reject) => {
+    child.once('message', () => resolve({ stop }))
+    child.once('exit', (code) => reject(new Error(`the attackers exited with ${code} before they were ready`)))
+  })
+}
+
+/**
+ * One round, both servers at once so that both meet the same moments of a shared machine: the
+ * probe idle, then each server attacked by its own attackers with the probe going on, then the
+ * attackers leave and RSS is read `--after` seconds later.
+ */
+async function round(servers) {
+  const names = Object.keys(servers)
+  /** `work(server, name)` for both servers at once; the results by name. */
+  const both = async (work) => {
+    const results = await Promise.all(names.map((name) => work(servers[name], name)))
+    return Object.fromEntries(names.map((name, i) => [name, results[i]]))
   }
-  return out
-}
-const latencyCells = (values) => [fixed(percentile(values, 50), 2), fixed(percentile(values, 99), 2)]
-
-/** Runs a phase: `open()` brings the clients, `close()` sends them away; memory and latency around it. */
-async function phase(name, open, close) {
-  await latencies(100)
-  const before = rssMb()
-  const quiet = await latencies(300)
-  let peak = before
-  const watch = setInterval(() => (peak = Math.max(peak, rssMb())), 100)
-  const started = performance.now()
-  const detail = await open()
-  const during = await latencies(300)
-  peak = Math.max(peak, rssMb())
-  await close()
+  await both(({ port }) => probe(port, 1))
+  const idle = await both(({ port }) => probe(port, Number(values.seconds)))
+  const before = await both(({ child }) => rssMb(child.pid))
+  const peak = { ...before }
+  const watch = setInterval(() => {
+    for (const name of names) peak[name] = Math.max(peak[name], rssMb(servers[name].child.pid))
+  }, 100)
+  const attackers = await both(({ port }) => attack(port))
+  const attacked = await both(({ port }) => probe(port, Number(values.seconds)))
+  const counts = await both((_, name) => attackers[name].stop())
   clearInterval(watch)
-  await pause(10_000)
-  const after = rssMb()
-  const health = await latencies(100)
-  return [name, fixed(before, 1), fixed(peak, 1), fixed(after, 1), ...latencyCells(quiet), ...latencyCells(during), ...latencyCells(health), detail, `${fixed((performance.now() - started) / 1000, 0)} s`]
+  await pause(Number(values.after) * 1000)
+  const after = await both(({ child }) => rssMb(child.pid))
+  return Object.fromEntries(names.map((name) => [name, { idle: idle[name], attacked: attacked[name], before: before[name], peak: peak[name], after: after[name], counts: counts[name] }]))
 }
 
-const rows = []
+/** The table, a row per server and round, and the spread of the p99 ratio. */
+function report(results) {
+  const cells = (latencies) => [fixed(percentile(latencies, 50), 2), fixed(percentile(latencies, 99), 2), fixed(latencies.reduce((a, b) => Math.max(a, b), 0), 1)]
+  const ratios = results.map((r) => percentile(r.sandbox.attacked, 99) / percentile(r.anchor.attacked, 99))
+  const rows = results.flatMap((r, i) => ['sandbox', 'anchor'].map((name) => {
+    const m = r[name]
+    const { opened, closedByServer, answered408 } = m.counts
+    return [name, i + 1, ...cells(m.idle), m.attacked.length, ...cells(m.attacked), name === 'sandbox' ? `${fixed(ratios[i], 2)}×` : '', fixed(m.before, 1), fixed(m.peak, 1), fixed(m.after, 1), `${opened} opened, ${closedByServer} closed by the server, ${answered408} × 408`]
+  }))
+  printTable(
+    `Hostile clients: ${values.slowloris} slowloris + ${values.readers} × ${values.depth} pipelined GET /v1/openapi.json never read; a normal client's GET /v1/wallets in ms (idle, then under attack, ${values.seconds} s each); server RSS in MB (after: ${values.after} s after the attackers left)`,
+    ['server', 'round', 'idle p50', 'idle p99', 'idle max', 'answers under attack', 'attack p50', 'attack p99', 'attack max', 'p99 ÷ anchor', 'RSS before', 'RSS peak', 'RSS after', 'attackers'],
+    rows,
+  )
+  const sorted = [...ratios].sort((a, b) => a - b)
+  console.log(`p99 under attack, sandbox ÷ anchor: median ${fixed(percentile(sorted, 50), 2)}×, from ${fixed(sorted[0], 2)}× to ${fixed(sorted.at(-1), 2)}× over ${ratios.length} rounds (target ≤ 1.5×)`)
+}
+
+const sandbox = await startServer(SANDBOX_BIN, ['--quiet', '--rate-limit', '0'], '/_sandbox/health', { timeoutMs: 120_000 })
+const folder = mkdtempSync(join(tmpdir(), 'bench-hostile-'))
+let anchor
 try {
-  const websockets = Number(values.websockets)
-  const sockets = []
-  rows.push(await phase(`${websockets} idle WebSockets`, async () => {
-    const rssBefore = rssMb()
-    for (let i = 0; i < websockets; i += 500) {
-      await Promise.all(Array.from({ length: Math.min(500, websockets - i) }, () => new Promise((resolve, reject) => {
-        const ws = new WebSocket(`ws://127.0.0.1:${server.port}/v1/stream`)
-        ws.once('open', resolve).once('error', reject)
-        sockets.push(ws)
-      })))
-    }
-    await pause(2000)
-    return `${fixed(((rssMb() - rssBefore) * 1024) / websockets, 1)} KB per connection`
-  }, async () => {
-    for (const ws of sockets) ws.terminate()
-  }))
-
-  const readers = Number(values.readers)
-  const stalled = []
-  rows.push(await phase(`${readers} clients that never read (8 × openapi.json each)`, async () => {
-    for (let i = 0; i < readers; i++) {
-      const socket = connect(server.port, '127.0.0.1')
-      socket.on('error', () => {})
-      socket.pause()
-      socket.write('GET /v1/openapi.json HTTP/1.1\r\nHost: x\r\n\r\n'.repeat(8))
-      stalled.push(socket)
-    }
-    // The server gives up on each after --send-timeout (5 s here); a write tells the client so.
-    const cut = await Promise.all(stalled.map((socket) => new Promise((resolve) => {
-      const poke = setInterval(() => socket.write('\r\n'), 500)
-      const limit = setTimeout(() => resolve(false), 120_000)
-      socket.once('close', () => {
-        clearInterval(poke)
-        clearTimeout(limit)
-        resolve(true)
-      })
-    })))
-    return `${cut.filter(Boolean).length} of ${readers} cut by the server`
-  }, async () => {
-    for (const socket of stalled) socket.destroy()
-  }))
-
-  const slow = Number(values.slowloris)
-  const loris = []
-  rows.push(await phase(`${slow} slowloris connections`, async () => {
-    const answers = []
-    for (let i = 0; i < slow; i++) {
-      const socket = connect(server.port, '127.0.0.1')
-      socket.on('error', () => {})
-      let text = ''
-      socket.on('data', (chunk) => (text += chunk))
-      answers.push(new Promise((resolve) => socket.once('close', () => resolve(text))))
-      socket.write('GET /v1/wallets HTTP/1.1\r\nHost: x\r\nX-Slow: ')
-      const drip = setInterval(() => socket.write('a'), 1000)
-      socket.once('close', () => clearInterval(drip))
-      loris.push(socket)
-      if (i % 200 === 199) await pause(20)
-    }
-    const texts = await Promise.all(answers)
-    return `${texts.filter((t) => t.startsWith('HTTP/1.1 408')).length} of ${slow} answered 408 and closed`
-  }, async () => {
-    for (const socket of loris) socket.destroy()
-  }))
+  // The anchor serves the sandbox's own bytes (the default wallets page and the OpenAPI document).
+  const agent = new Agent()
+  writeFileSync(join(folder, 'wallets.json'), await get(sandbox.port, agent, '/v1/wallets'))
+  writeFileSync(join(folder, 'openapi.json'), await get(sandbox.port, agent, '/v1/openapi.json'))
+  agent.destroy()
+  anchor = await startServer(ANCHOR, ['--wallets', join(folder, 'wallets.json'), '--openapi', join(folder, 'openapi.json')], '/v1/openapi.json')
+  const results = []
+  const started = { sandbox: rssMb(sandbox.child.pid), anchor: rssMb(anchor.child.pid) }
+  console.log(`RSS at the start: sandbox ${fixed(started.sandbox, 1)} MB, anchor ${fixed(started.anchor, 1)} MB\n`)
+  for (let i = 0; i < Number(values.rounds); i++) results.push(await round({ sandbox, anchor }))
+  report(results)
+  if (Number(values.websockets) > 0) await measureIdleWebSockets(sandbox, Number(values.websockets))
 } finally {
-  await server.stop()
+  await sandbox.stop()
+  await anchor?.stop()
+  rmSync(folder, { recursive: true, force: true })
 }
-printTable(
-  'Slow and hostile clients (sandbox RSS in MB; latency of GET /v1/wallets/{id}/balance in ms, p50 and p99, before, during and 10 s after)',
-  ['phase', 'RSS before', 'RSS peak', 'RSS after', 'p50 before', 'p99 before', 'p50 during', 'p99 during', 'p50 after', 'p99 after', 'what happened', 'time'],
-  rows,
-)
+

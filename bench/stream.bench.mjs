@@ -1,179 +1,181 @@
-// Fan-out of the WebSocket stream: N clients subscribed to the same pairs at the default tick
-// (1 s of real time), measured for a few seconds.
+// Fan-out of the WebSocket stream, measured from outside: 1,000 subscribers to every price pair,
+// one advance of 1 s on a manual clock (`POST /_sandbox/clock/advance`), and the time from sending
+// that request until the last subscriber has the tick of every pair. The anchor is a bare `ws`
+// server (bench/stream-anchor.mjs) sending the same number of messages of the same size, each
+// serialized once, in one corked write per subscriber, triggered the same way (`POST /advance`).
+// A third server, the floor, is the same script with --floor: the tick's frames built once into one
+// buffer and written as it is to each socket, nothing else; what it takes is mostly the kernel's
+// cost of a thousand socket writes and reads, which no server can go below.
 //
-// The sandbox runs in a child process (this file, started with --server) so that the clients' work
-// does not count as the server's: its CPU comes from the child's own process.cpuUsage(), read over
-// IPC at the start and the end of the window. The delay is measured per delivered message: receive
-// time (this process's wall clock) minus the message's `timestamp`, which with a real clock is the
-// wall-clock time of the tick it belongs to. Both processes read the same system clock, so the
-// delay includes the timer's lateness, the server's fan-out and the loopback, and also the time the
-// client process takes to get to the message (its CPU is printed too, to tell when it is the limit).
+// Both servers run in their own processes (bench/stream-sandbox.mjs, from dist/); the subscribers
+// (bench/stream-subscribers.mjs: raw sockets that only find frame boundaries) and the clock of the
+// measurement are this process's. Each server has its own thousand subscribers, connected all
+// along; the rounds take the servers in turn, so a machine that gets busier slows all of them. Server
+// CPU is each process's own (user and system, as the kernel's share is most of it). The first rounds
+// are not timed: they check what every subscriber received (one price per pair, in order, the same
+// bytes for all), and give the message sizes.
 //
-// Knobs: BENCH_STREAM_CLIENTS (1000), BENCH_STREAM_PAIRS (10), BENCH_DURATION (10 s).
+// Knobs: BENCH_STREAM_CLIENTS (1000), BENCH_STREAM_ROUNDS (200 timed advances per server),
+// BENCH_STRICT=1 (exit 1 when the target is missed).
 import { fork } from 'node:child_process'
-import { performance } from 'node:perf_hooks'
+import { Agent, request } from 'node:http'
 import { fileURLToPath } from 'node:url'
-import WebSocket from 'ws'
 import { fixed, percentile, printTable } from './lib.mjs'
+import { subscribeMany } from './stream-subscribers.mjs'
 
 const CLIENTS = Number(process.env.BENCH_STREAM_CLIENTS ?? 1000)
-const PAIR_COUNT = Number(process.env.BENCH_STREAM_PAIRS ?? 10)
-const DURATION_S = Number(process.env.BENCH_DURATION ?? 10)
-const CONNECT_BATCH = 100
+const ROUNDS = Number(process.env.BENCH_STREAM_ROUNDS ?? 200)
+const CHECKED_ROUNDS = 5
+const ROUND_TIMEOUT_MS = 30_000
+const TARGET = 0.33 // sandbox p99 / anchor p99
+const KEY = 'sk_test_sandbox_default_key'
 
-if (process.argv.includes('--server')) await serve()
-else await main()
+const agent = new Agent({ keepAlive: true, maxSockets: 1 })
+const pause = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 
-/** Child: a sandbox on a free port with a real clock, answering IPC questions about its own process. */
-async function serve() {
-  const { loadConfig } = await import('../dist/config.js')
-  const { createSandbox } = await import('../dist/sandbox.js')
-  const { silentLogger } = await import('../dist/logger.js')
-  const { monitorEventLoopDelay } = await import('node:perf_hooks')
-  const config = loadConfig({ flags: { port: 0, quiet: true, rateLimit: 0, settle: 'manual', clock: 'real', priceInterval: 1000 } })
-  const sandbox = await createSandbox(config, { logger: silentLogger })
-  const { url } = await sandbox.listen()
-  const loopDelay = monitorEventLoopDelay({ resolution: 10 })
-  process.on('message', async (message) => {
-    if (message === 'sample') {
-      const { ticks, tickWorkMs, tickLateMs, connections, clients } = sandbox.stream.stats()
-      process.send({
-        cpu: process.cpuUsage(),
-        wallMs: performance.now(),
-        rssBytes: process.memoryUsage().rss,
-        ticks,
-        tickWorkMs,
-        tickLateMs,
-        connections,
-        bufferedBytes: clients.reduce((sum, c) => sum + c.bufferedBytes, 0),
-        loopDelayP99Ms: loopDelay.percentile(99) / 1e6,
-      })
-    } else if (message === 'reset-loop-delay') {
-      loopDelay.reset()
-      loopDelay.enable()
-    } else if (message === 'stop') {
-      await sandbox.close()
-      process.exit(0)
-    }
-  })
-  const { loadPriceModel } = await import('../dist/stream/prices.js')
-  process.send({ url, pairs: loadPriceModel(config.fixtures, config.seed).pairs })
-}
-
-function ask(child, message) {
-  return new Promise((resolve) => {
-    child.once('message', resolve)
-    child.send(message)
+function post(url, body, headers = {}) {
+  return new Promise((resolve, reject) => {
+    const text = JSON.stringify(body)
+    const req = request(url, { method: 'POST', agent, headers: { 'content-type': 'application/json', ...headers } }, (res) => {
+      res.resume()
+      res.once('end', () => (res.statusCode === 200 ? resolve() : reject(new Error(`POST ${url} answered ${res.statusCode}`))))
+    })
+    req.once('error', reject)
+    req.end(text)
   })
 }
 
-async function main() {
-  const child = fork(fileURLToPath(import.meta.url), ['--server'], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
-  const ready = await new Promise((resolve, reject) => {
-    child.once('message', resolve)
-    child.once('exit', (code) => reject(new Error(`the sandbox exited with code ${code} before it was ready`)))
+function getJson(url, headers) {
+  return new Promise((resolve, reject) => {
+    request(url, { agent, headers }, (res) => {
+      let data = ''
+      res.setEncoding('utf8').on('data', (chunk) => (data += chunk))
+      res.once('end', () => resolve(JSON.parse(data)))
+    }).once('error', reject).end()
   })
-  const pairs = ready.pairs.slice(0, PAIR_COUNT)
-  const streamUrl = `${ready.url.replace(/^http/, 'ws')}/v1/stream`
+}
 
-  let measuring = false
-  const delays = []
-  let received = 0
-  const sockets = []
-  const subscribed = []
-  const onMessage = (data) => {
-    if (!measuring) return
-    const text = data.toString()
-    const at = text.indexOf('"timestamp":"')
-    if (at === -1 || !text.startsWith('{"type":"price"')) return
-    const stamp = Date.parse(text.slice(at + 13, at + 37))
-    delays.push(performance.timeOrigin + performance.now() - stamp)
-    received++
-  }
-  try {
-    for (let start = 0; start < CLIENTS; start += CONNECT_BATCH) {
-      const batch = []
-      for (let i = start; i < Math.min(CLIENTS, start + CONNECT_BATCH); i++) batch.push(connect(streamUrl, pairs, onMessage, sockets, subscribed))
-      await Promise.all(batch)
-    }
-    await Promise.all(subscribed)
+/** Forks a server script; resolves with the child and the first message it sends (its url). */
+function startChild(script, init, args = []) {
+  const child = fork(fileURLToPath(new URL(script, import.meta.url)), args, { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] })
+  if (init !== undefined) child.send(init)
+  return new Promise((resolve, reject) => {
+    child.once('message', (ready) => resolve({ child, url: ready.url }))
+    child.once('exit', (code) => reject(new Error(`${script} exited with code ${code} before it was ready`)))
+  })
+}
 
-    // Start the window just after a tick, so that it holds whole ticks.
-    await new Promise((resolve) => setTimeout(resolve, 1000 - (Date.now() % 1000) + 200))
-    child.send('reset-loop-delay')
-    const clientCpu0 = process.cpuUsage()
-    const before = await ask(child, 'sample')
-    measuring = true
-    await new Promise((resolve) => setTimeout(resolve, DURATION_S * 1000))
-    const after = await ask(child, 'sample')
-    measuring = false
-    const clientCpu = process.cpuUsage(clientCpu0)
-
-    const windowS = (after.wallMs - before.wallMs) / 1000
-    const cpuMs = (after.cpu.user - before.cpu.user + after.cpu.system - before.cpu.system) / 1000
-    const ticks = after.ticks - before.ticks
-    const expected = ticks * CLIENTS * pairs.length
-    printTable(
-      `Stream fan-out: ${CLIENTS} clients × ${pairs.length} pairs, 1 s ticks, ${fixed(windowS)} s window (server in its own process)`,
-      ['measure', 'value'],
-      [
-        ['ticks in window', ticks],
-        ['price messages received', received],
-        ['  of expected (ticks × clients × pairs)', `${fixed((100 * received) / Math.max(1, expected), 1)} %`],
-        ['messages per second', Math.round(received / windowS)],
-        ['server CPU (ms per second of wall time)', fixed(cpuMs / windowS)],
-        ['server CPU per tick (ms)', fixed(cpuMs / Math.max(1, ticks), 2)],
-        ['server CPU per message (µs)', fixed((cpuMs * 1000) / Math.max(1, received), 2)],
-        ['tick timer lateness, mean (ms)', fixed((after.tickLateMs - before.tickLateMs) / Math.max(1, ticks), 1)],
-        ['tick fan-out (quotes + all sends), mean (ms)', fixed((after.tickWorkMs - before.tickWorkMs) / Math.max(1, ticks), 1)],
-        ['server event-loop delay p99 (ms)', fixed(after.loopDelayP99Ms, 1)],
-        ['server RSS (MB)', fixed(after.rssBytes / 2 ** 20, 1)],
-        ['server socket buffers at the end (KB)', fixed(after.bufferedBytes / 1024, 1)],
-        ['tick → delivery p50 (ms)', fixed(percentile(delays, 50), 1)],
-        ['tick → delivery p99 (ms)', fixed(percentile(delays, 99), 1)],
-        ['tick → delivery max (ms)', fixed(Math.max(...delays), 1)],
-        ['client process CPU (ms per second)', fixed((clientCpu.user + clientCpu.system) / 1000 / windowS)],
-      ],
-    )
-  } finally {
-    for (const socket of sockets) socket.terminate()
-    await stopChild(child)
-  }
+const ask = (child, message) => new Promise((resolve) => (child.once('message', resolve), child.send(message)))
+/** The child's CPU so far in ms: [user, system]. */
+const cpuMsOf = async (child) => {
+  const { user, system } = await ask(child, 'cpu')
+  return [user / 1000, system / 1000]
 }
 
 function stopChild(child) {
   if (child.exitCode !== null) return Promise.resolve()
   return new Promise((resolve) => {
     const timer = setTimeout(() => child.kill('SIGKILL'), 5000)
-    child.once('exit', () => {
-      clearTimeout(timer)
-      resolve()
-    })
+    child.once('exit', () => (clearTimeout(timer), resolve()))
     child.send('stop')
   })
 }
 
-function connect(url, pairs, onMessage, sockets, subscribed) {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url)
-    sockets.push(ws)
-    ws.once('error', reject)
-    ws.once('open', () => {
-      let snapshots = 0
-      subscribed.push(
-        new Promise((done) => {
-          ws.on('message', (data) => {
-            if (snapshots < pairs.length) {
-              if (data.toString().startsWith('{"type":"price"')) snapshots++
-              if (snapshots === pairs.length) done()
-              return
-            }
-            onMessage(data)
-          })
-        }),
-      )
-      ws.send(JSON.stringify({ action: 'subscribe', channel: 'prices', pairs }))
-      resolve()
-    })
+/** One advance: ms from sending it until the last subscriber has one message per pair. */
+async function timeAdvance(side, pairCount) {
+  let remaining = side.subscribers.length
+  let finished = 0
+  const delivered = new Promise((resolve) => {
+    for (const subscriber of side.subscribers) {
+      subscriber.expect(pairCount, () => {
+        if (--remaining === 0) resolve((finished = performance.now()))
+      })
+    }
   })
+  let timer
+  const stuck = new Promise((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${side.name}: ${remaining} of ${side.subscribers.length} subscribers still lack the tick after ${ROUND_TIMEOUT_MS} ms`)), ROUND_TIMEOUT_MS)
+  })
+  const cpu = process.cpuUsage()
+  const started = performance.now()
+  await Promise.race([Promise.all([side.advance(), delivered]), stuck]).finally(() => clearTimeout(timer))
+  const used = process.cpuUsage(cpu)
+  side.clientCpuMs += (used.user + used.system) / 1000
+  return finished - started
+}
+
+/** What a checked round must show: every subscriber got the same bytes, one price per pair, in order, of one tick. */
+function checkRound(side, pairs) {
+  const first = side.subscribers[0].received
+  const messages = first.map((text) => JSON.parse(text))
+  const problem =
+    messages.length !== pairs.length ? `${messages.length} messages instead of ${pairs.length}`
+    : messages.some((m, i) => m.type !== 'price' || m.pair !== pairs[i]) ? `not one price per pair in order: ${first.join(' ')}`
+    : new Set(messages.map((m) => m.timestamp)).size !== 1 ? 'prices of different ticks'
+    : side.subscribers.some((s) => s.received.join('\n') !== first.join('\n')) ? 'subscribers received different bytes'
+    : undefined
+  if (problem) throw new Error(`${side.name}: ${problem}`)
+  side.tickBytes = first.reduce((sum, text) => sum + Buffer.byteLength(text), 0)
+  for (const subscriber of side.subscribers) subscriber.received = []
+}
+
+const sandbox = await startChild('./stream-sandbox.mjs')
+const { data: quotes } = await getJson(`${sandbox.url}/v1/prices`, { authorization: `Bearer ${KEY}` })
+const pairs = quotes.map((quote) => quote.pair)
+const anchor = await startChild('./stream-anchor.mjs', quotes)
+const floor = await startChild('./stream-anchor.mjs', quotes, ['--floor'])
+const bare = (name, { child, url }) => ({ name, child, streamUrl: url.replace(/^http/, 'ws'), advance: () => post(`${url}/advance`, {}) })
+const sides = [
+  { name: 'sandbox', child: sandbox.child, streamUrl: `${sandbox.url.replace(/^http/, 'ws')}/v1/stream`, advance: () => post(`${sandbox.url}/_sandbox/clock/advance`, { ms: 1000 }, { authorization: `Bearer ${KEY}` }) },
+  bare('anchor (bare ws)', anchor),
+  bare('floor (one write)', floor),
+]
+try {
+  for (const side of sides) {
+    side.subscribers = await subscribeMany(side.streamUrl, pairs, CLIENTS)
+    for (const subscriber of side.subscribers) subscriber.received = []
+    side.times = []
+    side.clientCpuMs = 0
+  }
+  for (let round = 0; round < CHECKED_ROUNDS; round++) {
+    for (const side of sides) {
+      await timeAdvance(side, pairs.length)
+      checkRound(side, pairs)
+    }
+  }
+  for (const side of sides) for (const subscriber of side.subscribers) subscriber.keepText = false
+  for (const side of sides) {
+    side.cpuBefore = await cpuMsOf(side.child)
+    side.clientCpuMs = 0
+  }
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
+      side.times.push(await timeAdvance(side, pairs.length))
+      await pause(5)
+    }
+  }
+  for (const side of sides) {
+    const [user, system] = await cpuMsOf(side.child)
+    side.userMs = (user - side.cpuBefore[0]) / ROUNDS
+    side.systemMs = (system - side.cpuBefore[1]) / ROUNDS
+    Object.assign(side, { median: percentile(side.times, 50), p99: percentile(side.times, 99), max: Math.max(...side.times) })
+  }
+
+  const ms = (value, digits = 1) => `${fixed(value, digits)} ms`
+  const row = (side) => [side.name, ms(side.median), ms(side.p99), ms(side.max), ms(side.userMs, 2), ms(side.systemMs, 2), ms(side.clientCpuMs / ROUNDS, 2), side.tickBytes]
+  const x = (value) => `${fixed(value, 2)}×`
+  const ratio = (side, base) => [`${side.name.split(' ')[0]} / ${base.name.split(' ')[0]}`, x(side.median / base.median), x(side.p99 / base.p99), x(side.max / base.max), x(side.userMs / base.userMs), x(side.systemMs / base.systemMs), '', '']
+  const [ours, theirs, least] = sides
+  printTable(
+    `Stream fan-out: ${CLIENTS} subscribers × ${pairs.length} pairs, ${ROUNDS} advances of 1 s per server (advance sent → last subscriber has every pair's tick)`,
+    ['server', 'median', 'p99', 'max', 'server CPU per advance: user', 'system', 'subscribers\' CPU per advance', 'bytes per subscriber per tick'],
+    [...sides.map(row), ratio(ours, theirs), ratio(least, theirs), ratio(ours, least)],
+  )
+  const met = ours.p99 / theirs.p99 <= TARGET
+  console.log(`target: sandbox p99 ≤ ${TARGET}× the anchor's: ${met ? 'met' : 'missed'} (${x(ours.p99 / theirs.p99)})\n`)
+  if (!met && process.env.BENCH_STRICT === '1') process.exitCode = 1
+} finally {
+  for (const side of sides) for (const subscriber of side.subscribers ?? []) subscriber.close()
+  await Promise.all(sides.map((side) => stopChild(side.child)))
+  agent.destroy()
 }

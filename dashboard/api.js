@@ -4,14 +4,18 @@
 
 const TOKEN_KEY = 'wallet-sandbox.control-token'
 
-/** An error answer of the sandbox, with its code and its message (written for people). */
+/** An error answer of the sandbox, with its code, its message (written for people) and the parameter it names. */
 export class RequestError extends Error {
-  constructor(status, code, message) {
+  constructor(status, code, message, param) {
     super(message)
     this.status = status
     this.code = code
+    this.param = param
   }
 }
+
+/** `code: message`, as an error is shown to people. */
+export const describeError = (error) => (error.code ? `${error.code}: ${error.message}` : String(error.message ?? error))
 
 /** The control API wants a token: none was given yet, or the one given was refused. */
 export class TokenRequired extends Error {
@@ -28,14 +32,16 @@ export const controlToken = {
   clear: () => sessionStorage.removeItem(TOKEN_KEY),
 }
 
-async function request(path, { method = 'GET', body, bearer } = {}) {
+/** `signal` aborts the request (a long poll the page no longer needs): the AbortError is thrown as it is. */
+async function request(path, { method = 'GET', body, bearer, signal } = {}) {
   const headers = { Accept: 'application/json' }
   if (bearer) headers.Authorization = `Bearer ${bearer}`
   if (body !== undefined) headers['Content-Type'] = 'application/json'
   let response
   try {
-    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store' })
-  } catch {
+    response = await fetch(path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body), cache: 'no-store', signal })
+  } catch (error) {
+    if (signal?.aborted) throw error
     throw new RequestError(0, 'no_answer', 'The sandbox did not answer: is it still running?')
   }
   const text = await response.text()
@@ -47,13 +53,13 @@ async function request(path, { method = 'GET', body, bearer } = {}) {
   }
   if (!response.ok) {
     const error = json?.error
-    throw new RequestError(response.status, error?.code ?? 'http_error', error?.message ?? `HTTP ${response.status} from ${method} ${path}`)
+    throw new RequestError(response.status, error?.code ?? 'http_error', error?.message ?? `HTTP ${response.status} from ${method} ${path}`, error?.param)
   }
   return json
 }
 
-/** A control call; answers the whole envelope (`data`, and `pagination` for a list). */
-async function controlEnvelope(path, options = {}) {
+/** A control call; answers the whole envelope (`data`, and `pagination` or `has_more` for a list). */
+export async function controlEnvelope(path, options = {}) {
   const token = controlToken.get()
   try {
     return await request(`/_sandbox${path}`, { ...options, bearer: token ?? undefined })

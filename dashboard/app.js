@@ -1,15 +1,12 @@
 // The dashboard: reads the sandbox every couple of seconds, redraws what changed, and turns clicks
 // into control calls. No data lives in the page; it all comes from the control API under /_sandbox.
+// The Events view reads on its own (views-events.js): a long poll while the page is looked at.
 
-import { control, controlToken, TokenRequired } from './api.js'
+import { control, controlToken, describeError, TokenRequired } from './api.js'
 import { byId } from './dom.js'
-import { createPager } from './pager.js'
-import { READS } from './reads.js'
+import { createLists } from './lists.js'
 import * as views from './views.js'
-import { renderOrders, renderPayments, renderPayouts, renderWallets } from './views-money.js'
-import { renderSettlements } from './views-settlements.js'
-import { renderFaults, renderOutcomes, renderRequests } from './views-sandbox.js'
-import { renderDeliveries, renderEndpoints, renderWhitelist } from './views-setup.js'
+import { createEventsView } from './views-events.js'
 
 const REFRESH_MS = 2000
 const ACCOUNT_KEY = 'wallet-sandbox.account'
@@ -20,6 +17,8 @@ const state = {
   running: false,
   again: false,
   needsToken: false,
+  /** The next refresh reads the event log from its start (after a reset, or a click on Refresh). */
+  eventsFromStart: false,
   /** What each part of the page shows now, as JSON: a part is redrawn only when its data changed. */
   shown: new Map(),
 }
@@ -38,12 +37,14 @@ function say(text, kind = 'info') {
   message.hidden = text === ''
 }
 
-const describeError = (error) => (error.code ? `${error.code}: ${error.message}` : String(error.message ?? error))
-
 function handle(error) {
   if (error instanceof TokenRequired) askForToken(error)
   else say(describeError(error), 'error')
 }
+
+/** Events are followed live only while the tab is visible with auto-refresh on, as the lists are refreshed. */
+const live = () => byId('auto-refresh').checked && !document.hidden
+const events = createEventsView({ onTokenRequired: askForToken })
 
 /** The header's controls that change the sandbox work only once a control read went through. */
 function enableControls(enabled) {
@@ -52,6 +53,7 @@ function enableControls(enabled) {
 
 function askForToken(error) {
   state.needsToken = true
+  events.pause()
   enableControls(false)
   state.shown.clear()
   byId('content').hidden = true
@@ -83,7 +85,11 @@ async function refresh() {
     show('keys', account, views.renderKeys)
     byId('content').hidden = false
     enableControls(true)
-    if (account) await refreshAccount(account)
+    if (account) {
+      events.show(account.id, { live: live(), fresh: state.eventsFromStart })
+      state.eventsFromStart = false
+      await lists.refresh(account, show)
+    }
   } catch (error) {
     if (error instanceof TokenRequired) askForToken(error)
     else problem = describeError(error)
@@ -96,46 +102,6 @@ async function refresh() {
     state.again = false
     await refresh()
   }
-}
-
-/** How each list draws one page: `(page, account)`; the list names are those of READS (reads.js). */
-const LISTS = {
-  wallets: renderWallets,
-  payments: (page) => renderPayments(page, paymentActions),
-  payouts: renderPayouts,
-  orders: renderOrders,
-  settlements: (page) => renderSettlements(page, settlementActions),
-  endpoints: renderEndpoints,
-  deliveries: (page) => renderDeliveries(page, deliveryActions),
-  whitelist: renderWhitelist,
-  outcomes: renderOutcomes,
-  faults: renderFaults,
-  requests: renderRequests,
-}
-const pagers = Object.fromEntries(Object.keys(LISTS).map((name) => [name, createPager(name, () => void refresh())]))
-
-/** One page of a list; read again at the last page when the one shown has gone (fewer rows now). */
-async function readList(name, accountId) {
-  const pager = pagers[name]
-  const page = await READS[name](accountId, pager.page)
-  if (!pager.settle(page.total)) return page
-  const last = await READS[name](accountId, pager.page)
-  pager.settle(last.total)
-  return last
-}
-
-/** Reads the page shown of every list of the account, then redraws the lists whose rows changed. */
-async function refreshAccount(account) {
-  const id = encodeURIComponent(account.id)
-  const names = Object.keys(LISTS)
-  const pages = await Promise.all(names.map((name) => readList(name, id)))
-  names.forEach((name, index) => {
-    const data = { page: pages[index], offset: pagers[name].page.offset, account }
-    show(name, data, () => {
-      LISTS[name](data.page, account)
-      pagers[name].render(data.page.items.length)
-    })
-  })
 }
 
 /** Runs one click's control call, says how it went, then reads everything again. */
@@ -152,6 +118,8 @@ async function act(button, call, describe) {
 }
 
 const post = (path, body) => control(path, { method: 'POST', body })
+/** A reset empties the account's event log (every log, without a key): the Events view reads it again. */
+const reset = (body) => post('/reset', body).finally(() => (state.eventsFromStart = true))
 const paymentPath = (id, verb) => `/payments/${encodeURIComponent(id)}/${verb}`
 const paymentActions = {
   process: (id, button) => act(button, () => post(paymentPath(id, 'process')), (p) => `Payment ${p.id} is now ${p.status}.`),
@@ -167,6 +135,8 @@ const deliveryActions = {
   redeliver: (id, button) =>
     act(button, () => post(`/webhooks/deliveries/${encodeURIComponent(id)}/retry`), (d) => `Delivery ${d.id} sent again: ${d.attempts.length} attempt(s), ${d.status}.`),
 }
+
+const lists = createLists({ payments: paymentActions, settlements: settlementActions, deliveries: deliveryActions }, () => void refresh())
 
 function advance(ms, button) {
   void act(button, () => post('/clock/advance', { ms }), (clock) => `Clock advanced to ${clock.now}.`)
@@ -192,19 +162,23 @@ function wire() {
   byId('account-select').addEventListener('change', (event) => {
     state.accountId = event.target.value
     sessionStorage.setItem(ACCOUNT_KEY, state.accountId)
-    for (const pager of Object.values(pagers)) pager.rewind()
+    lists.rewind()
     say('')
     void refresh()
   })
-  byId('refresh').addEventListener('click', () => void refresh())
+  byId('refresh').addEventListener('click', () => {
+    state.eventsFromStart = true
+    void refresh()
+  })
+  byId('auto-refresh').addEventListener('change', (event) => (event.target.checked ? void refresh() : events.pause()))
   byId('reset-account').addEventListener('click', (event) => {
     const key = state.account?.keys[0]?.key
     if (!key || !confirm(`Reset account ${state.account.id} to its seeded state? Its keys stay valid.`)) return
-    void act(event.currentTarget, () => post('/reset', { api_key: key }), (result) => `Account ${result.account_id} is back to its seeded state.`)
+    void act(event.currentTarget, () => reset({ api_key: key }), (result) => `Account ${result.account_id} is back to its seeded state.`)
   })
   byId('reset-all').addEventListener('click', (event) => {
     if (!confirm('Reset the whole sandbox to the fixtures? Accounts created since start-up are removed.')) return
-    void act(event.currentTarget, () => post('/reset', {}), () => 'The sandbox is back to the fixtures.')
+    void act(event.currentTarget, () => reset({}), () => 'The sandbox is back to the fixtures.')
   })
   byId('token-form').addEventListener('submit', (event) => {
     event.preventDefault()
@@ -219,7 +193,8 @@ function wire() {
     if (byId('auto-refresh').checked && !document.hidden) void refresh()
   }, REFRESH_MS)
   document.addEventListener('visibilitychange', () => {
-    if (!document.hidden) void refresh()
+    if (document.hidden) events.pause()
+    else void refresh()
   })
 }
 

@@ -82,7 +82,16 @@ const builtinsOnFirstUse = {
       // process.getBuiltinModule, not require(): this plugin would resolve that to the stand-in itself.
       contents: `let real
 const load = () => (real ??= process.getBuiltinModule(${JSON.stringify(`node:${args.path}`)}))
-module.exports = new Proxy({}, { get: (_, member) => load()[member], has: (_, member) => member in load() })`,
+// ownKeys and descriptors too: an ES import of the module (\`exec\`'s child_process) copies its members.
+module.exports = new Proxy({}, {
+  get: (_, member) => load()[member],
+  has: (_, member) => member in load(),
+  ownKeys: () => Reflect.ownKeys(load()),
+  getOwnPropertyDescriptor: (_, member) => {
+    const descriptor = Reflect.getOwnPropertyDescriptor(load(), member)
+    return descriptor && { ...descriptor, configurable: true }
+  },
+})`,
     }))
   },
 }

@@ -6,7 +6,10 @@ import { describeFixtures } from './cli-fixtures.js'
 import { createRequestLog, resolveLogFormat } from './http/middleware/request-log.js'
 import { describeListenError } from './listen-error.js'
 import { createLogger } from './logger.js'
+import { readyLine } from './cli-ready.js'
+import { addTerminalCommands } from './cli-terminal.js'
 import { configuredWebhookSecret, createSandbox, type Sandbox } from './sandbox.js'
+import { addressesOf, type SandboxAddresses } from './sandbox-addresses.js'
 import { StoreLoadError } from './store/store.js'
 import { VERSION } from './version.js'
 
@@ -19,7 +22,7 @@ const HELP: Record<ConfigKey, [string, string?]> = {
   envelope: ['wrapped: {data, request_id}; bare: single resources unwrapped', '<wrapped|bare>'],
   lenient: ['accept numeric amounts, lower-case currencies, destination and form bodies'],
   rateLimit: ['requests per second per API key (0 turns the limit off)', '<n>'],
-  dataFile: ['keep the ledger in this file (a JSON-lines snapshot plus a journal beside it; default: in memory)', '<path>'],
+  dataFile: ['keep the ledger in this file (a JSON-lines snapshot plus a journal beside it)', '<path>'],
   durability: ['with --data-file: strict fsyncs every change before answering; batched writes within 100 ms', '<strict|batched>'],
   fixtures: ['directory of fixture files', '<dir>'],
   whitelistEnforced: ['enforce the address whitelist on every account'],
@@ -36,6 +39,7 @@ const HELP: Record<ConfigKey, [string, string?]> = {
   webhookRetries: ['delays between webhook attempts, e.g. 5s,30s,2m,10m,1h, or none', '<list>'],
   webhookTimeout: ['ms before a webhook attempt counts as failed', '<ms>'],
   deliveryLogLimit: ['webhook deliveries the log keeps per account (finished ones beyond it are dropped)', '<n>'],
+  eventLogLimit: ['events GET /_sandbox/events keeps per account (older ones are dropped and counted)', '<n>'],
   headersTimeout: ['ms a client may take to send the headers of a request', '<ms>'],
   requestTimeout: ['ms a client may take to send a whole request, body included', '<ms>'],
   sendTimeout: ['ms a client may leave an answer unread before its connection is closed', '<ms>'],
@@ -48,11 +52,18 @@ const HELP: Record<ConfigKey, [string, string?]> = {
   errorRate: ['fraction of /v1 requests answered 503 service_unavailable', '<0..1>'],
 }
 
-export function buildProgram(run: (config: Config) => Promise<void>): Command {
+/** How the CLI reports that it serves, apart from the settings. */
+export interface ServeOptions {
+  /** `--ready-json`: one JSON line on stdout once listening, instead of the banner. */
+  readyJson: boolean
+}
+
+export function buildProgram(run: (config: Config, options: ServeOptions) => Promise<void>): Command {
   const program = new Command('wallet-sandbox')
     .description('A local emulator of the digital-asset wallet and payments API, for integration tests.')
     .version(VERSION)
     .showHelpAfterError()
+    .option('--ready-json', 'once listening, write one JSON line on stdout before anything else (url, base_url, stream_url, api_key, control_token, port, pid, version) instead of the banner; for programs that start the sandbox, with --port 0')
   for (const key of Object.keys(ConfigSchema.shape) as ConfigKey[]) {
     const [text, argument] = HELP[key]
     const shown = shownDefault(key)
@@ -61,9 +72,26 @@ export function buildProgram(run: (config: Config) => Promise<void>): Command {
     // A switch also has its negation, so that a flag can turn off what a variable turned on.
     if (!argument) program.addOption(new Option(`--no-${flagName(key)}`, `turn --${flagName(key)} off`).hideHelp())
   }
-  program.action(async (flags: Partial<Record<ConfigKey, unknown>>) => {
-    await run(loadConfig({ flags, env: process.env }))
+  program.action(async ({ readyJson, ...flags }: Partial<Record<ConfigKey, unknown>> & { readyJson?: boolean }) => {
+    await run(loadConfig({ flags, env: process.env }), { readyJson: readyJson === true })
   })
+  program
+    .command('exec')
+    .description('start a sandbox (on a free port unless --port says otherwise, quiet unless --no-quiet), run <command> with WALLET_SANDBOX_URL, _BASE_URL, _STREAM_URL, _API_KEY and _CONTROL_TOKEN in its environment, stop the sandbox when it ends and exit with its exit code; the command owns stdout (a sandbox log goes to stderr)')
+    .argument('<command...>', 'the command and its arguments, after --')
+    .usage('[settings...] -- <command> [args...]')
+    .addHelpText('after', `
+Examples:
+  $ wallet-sandbox exec -- pytest -q
+  $ wallet-sandbox exec --seed ci --clock manual -- go test ./...
+  $ wallet-sandbox exec -- sh -c 'curl -s "$WALLET_SANDBOX_URL/wallets" -H "Authorization: Bearer $WALLET_SANDBOX_API_KEY"'`)
+    .action(async (commandLine: string[], _options: unknown, command: Command) => {
+      const { readyJson: _ignored, ...flags } = command.optsWithGlobals() as Partial<Record<ConfigKey, unknown>> & { readyJson?: boolean }
+      // A sandbox for one command: any free port and no log, unless a flag or a variable says otherwise.
+      const defaults = Object.fromEntries((['port', 'quiet'] as const).filter((key) => flags[key] === undefined && process.env[envName(key)] === undefined).map((key) => [key, key === 'port' ? 0 : true]))
+      const { execCommand } = await import('./cli-exec.js')
+      process.exit(await execCommand(loadConfig({ flags: { ...defaults, ...flags }, env: process.env }), commandLine))
+    })
   program
     .command('fixtures')
     .description('print the seeded default account (keys, wallets, balances) as JSON, and the accounts the given sk_test_ keys get in open auth; honours --seed, --fixtures and --clock-start')
@@ -72,6 +100,7 @@ export function buildProgram(run: (config: Config) => Promise<void>): Command {
       const config = loadConfig({ flags: command.optsWithGlobals(), env: process.env })
       printJson(await describeFixtures(config, apiKeys))
     })
+  addTerminalCommands(program)
   program
     .command('openapi')
     .description('print the OpenAPI 3.1 document of the API as JSON (the one GET /v1/openapi.json serves)')
@@ -102,7 +131,7 @@ export async function main(argv = process.argv): Promise<void> {
   }
 }
 
-async function serve(config: Config): Promise<void> {
+async function serve(config: Config, options: ServeOptions): Promise<void> {
   const logger = createLogger({ quiet: config.quiet, json: config.logFormat === 'json' || (config.logFormat === 'auto' && !process.stderr.isTTY) })
   const sandbox = await createSandbox(config, { logger, requestLog: createRequestLog({ format: config.logFormat }) })
   let address
@@ -124,19 +153,19 @@ async function serve(config: Config): Promise<void> {
   process.on('SIGINT', () => void stop('SIGINT'))
   process.on('SIGTERM', () => void stop('SIGTERM'))
   // Only now: whoever waits for the banner may send SIGTERM at once, and must get a clean stop.
-  printBanner(sandbox, address.url)
+  const addresses = addressesOf(sandbox, address)
+  if (options.readyJson) process.stdout.write(`${JSON.stringify(readyLine(addresses))}\n`)
+  else printBanner(sandbox, addresses, address.url)
 }
 
 /**
  * The start-up banner on stdout: URLs, the default key and the modes. As one JSON object when the
  * request log is JSON, so that a log collector reads every line of the output.
  */
-function printBanner(sandbox: Sandbox, url: string): void {
-  const { config, fixtures } = sandbox
+function printBanner(sandbox: Sandbox, addresses: SandboxAddresses, bound: string): void {
+  const { config } = sandbox
   if (config.quiet) return
-  // A wildcard bind (0.0.0.0 in a container) is reached through the loopback address.
-  const base = url.replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//[::1]:')
-  const defaultKey = fixtures.accounts.default_account.keys.find((k) => k.type === 'secret')?.key ?? ''
+  const base = addresses.baseUrl
   const modes = [
     `auth=${config.auth}`, `envelope=${config.envelope}`, `settle=${config.settle}`, `clock=${config.clock}`, `seed=${config.seed}`,
     `rate-limit=${config.rateLimit || 'off'}`,
@@ -149,11 +178,11 @@ function printBanner(sandbox: Sandbox, url: string): void {
     ...(config.errorRate ? [`error-rate=${config.errorRate}`] : []),
   ].join(' ')
   const rows: Array<[label: string, field: string, value: string]> = [
-    ['REST API', 'rest_url', `${base}/v1`],
-    ['stream', 'stream_url', `${base.replace(/^http/, 'ws')}/v1/stream`],
+    ['REST API', 'rest_url', addresses.url],
+    ['stream', 'stream_url', addresses.streamUrl],
     ['control API', 'control_url', `${base}/_sandbox`],
     ['dashboard', 'dashboard_url', `${base}/_sandbox/ui`],
-    ['API key', 'api_key', defaultKey],
+    ['API key', 'api_key', addresses.apiKey],
     ...(config.webhookUrl
       ? ([
           ['webhook URL', 'webhook_url', config.webhookUrl],
@@ -162,7 +191,7 @@ function printBanner(sandbox: Sandbox, url: string): void {
       : []),
     ['mode', 'mode', modes],
   ]
-  const title = `wallet-sandbox ${VERSION} listening on ${url}`
+  const title = `wallet-sandbox ${VERSION} listening on ${bound}`
   if (resolveLogFormat(config.logFormat) === 'json') {
     process.stdout.write(`${JSON.stringify({ level: 'info', message: title, version: VERSION, url: base, ...Object.fromEntries(rows.map(([, field, value]) => [field, value])) })}\n`)
     return

@@ -94,6 +94,8 @@ export const ConfigSchema = z.object({
   webhookTimeout: integer(1).default(10_000),
   /** Per account, the webhook deliveries the control API's log keeps; older finished ones are dropped (never a scheduled one). */
   deliveryLogLimit: integer(1).default(1000),
+  /** Per account, the events `GET /_sandbox/events` keeps; older ones are dropped and counted. */
+  eventLogLimit: integer(1).default(10_000),
   /** ms a client may take to send a request's headers (slowloris); 408 and the connection closed after. */
   headersTimeout: integer(1).default(10_000),
   /** ms a client may take to send a whole request, body included. */

@@ -17,7 +17,7 @@ const DASHBOARD_PATH = '/_sandbox/ui'
 /** The only files served: a fixed list, so no request path ever reaches the file system. */
 const HTML = 'text/html; charset=utf-8'
 const JS = 'text/javascript; charset=utf-8'
-const SCRIPTS = ['app.js', 'api.js', 'dom.js', 'format.js', 'pager.js', 'reads.js', 'views.js', 'views-money.js', 'views-sandbox.js', 'views-setup.js', 'views-settlements.js']
+const SCRIPTS = ['app.js', 'api.js', 'dom.js', 'event-types.js', 'events-feed.js', 'format.js', 'lists.js', 'pager.js', 'reads.js', 'views.js', 'views-money.js', 'views-sandbox.js', 'views-setup.js', 'views-settlements.js', 'views-events.js']
 const ASSETS = new Map<string, { file: string; type: string }>([
   ['', { file: 'index.html', type: HTML }],
   ['index.html', { file: 'index.html', type: HTML }],

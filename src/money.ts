@@ -20,8 +20,32 @@ export function toBaseUnits(amount: string, decimals: number): bigint {
 export function formatAmount(units: bigint, decimals: number): string {
   const negative = units < 0n
   const digits = (negative ? -units : units).toString().padStart(decimals + 1, '0')
-  const whole = digits.slice(0, digits.length - decimals)
-  let fraction = digits.slice(digits.length - decimals).replace(/0+$/, '')
-  if (fraction.length < 2) fraction = fraction.padEnd(Math.min(2, Math.max(decimals, 2)), '0')
-  return `${negative ? '-' : ''}${whole}.${fraction}`
+  const point = digits.length - decimals
+  // Trailing zeros dropped down to two decimals (a loop: a regular expression cost more than the rest).
+  let end = digits.length
+  while (end > point + 2 && digits.charCodeAt(end - 1) === 48) end--
+  const fraction = end >= point + 2 ? digits.slice(point, end) : digits.slice(point).padEnd(2, '0')
+  return `${negative ? '-' : ''}${digits.slice(0, point)}.${fraction}`
+}
+
+/** Decimals prices are compared and computed with: a price is an integer scaled by 10^18 inside. */
+export const PRICE_DECIMALS = 18
+
+/**
+ * The prices scaled last: a tick's bid and ask, and the limits of the orders it fills, are scaled
+ * several times per fill (crossing, value, what stays locked). Cleared when full.
+ */
+const scaled = new Map<string, bigint>()
+const SCALED_KEPT = 4096
+
+/** A price string (`AMOUNT_PATTERN`) scaled by 10^18; decimals beyond 18 are dropped. */
+export function scalePrice(price: string): bigint {
+  let value = scaled.get(price)
+  if (value === undefined) {
+    const [whole = '0', fraction = ''] = price.split('.')
+    value = BigInt(whole + fraction.slice(0, PRICE_DECIMALS).padEnd(PRICE_DECIMALS, '0'))
+    if (scaled.size >= SCALED_KEPT) scaled.clear()
+    scaled.set(price, value)
+  }
+  return value
 }

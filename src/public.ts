@@ -1,9 +1,10 @@
 import { ConfigError, loadConfig, type SettingNames } from './config.js'
-import { createControlClient, type ControlClient } from './client/control-client.js'
+import { createControlClient, type ControlClient, type EventMatch, type SandboxEvent } from './client/control-client.js'
 import { createRequestLog } from './http/middleware/request-log.js'
 import { describeListenError } from './listen-error.js'
 import { createLogger } from './logger.js'
 import { createSandbox } from './sandbox.js'
+import { addressesOf } from './sandbox-addresses.js'
 import { toFlags, type SandboxOptions } from './sandbox-options.js'
 
 /**
@@ -25,6 +26,12 @@ export interface RunningSandbox {
   apiKey: string
   /** A typed client of the control API (`/_sandbox`). */
   control: ControlClient
+  /**
+   * The first event `match` selects, already logged or still to come (`GET /_sandbox/events`), on
+   * the default key's account unless `api_key` or `account_id` says otherwise. Default wait 10 s of
+   * real time; a timeout's error says what it waited for and what the account had.
+   */
+  waitForEvent(match: EventMatch, options?: { timeoutMs?: number }): Promise<SandboxEvent>
   /** Stops serving, cancels timers and flushes the data file. Safe to call twice. */
   close(): Promise<void>
 }
@@ -49,21 +56,24 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
       code: (error as NodeJS.ErrnoException).code,
     })
   }
-  const baseUrl = address.url.replace('//0.0.0.0:', '//127.0.0.1:').replace('//[::]:', '//[::1]:')
-  const apiKey = sandbox.fixtures.accounts.default_account.keys.find((key) => key.type === 'secret')?.key ?? ''
+  const { url, baseUrl, streamUrl, apiKey } = addressesOf(sandbox, address)
   let closing: Promise<void> | undefined
+  const control = createControlClient({ baseUrl, controlToken: config.controlToken })
   return {
-    url: `${baseUrl}/v1`,
+    url,
     baseUrl,
-    streamUrl: `${baseUrl.replace(/^http/, 'ws')}/v1/stream`,
+    streamUrl,
     apiKey,
-    control: createControlClient({ baseUrl, controlToken: config.controlToken }),
+    control,
+    waitForEvent: (match, options) => control.waitForEvent(match.api_key === undefined && match.account_id === undefined ? { ...match, api_key: apiKey } : match, options),
     close: () => (closing ??= sandbox.close()),
   }
 }
 
-export { createControlClient, SandboxControlError } from './client/control-client.js'
+export { createControlClient, EventWaitTimeoutError, SandboxControlError } from './client/control-client.js'
+export { createWebhookReceiver, type ReceivedDelivery, type WebhookReceiver, type WebhookReceiverOptions } from './client/webhook-receiver.js'
 export type {
+  EventFilter, EventMatch, SandboxEvent, SandboxEventPage,
   AccountPaymentFilter, AccountWhitelistFilter, ControlClient, ControlClientOptions, DeliveryFilter, FailPaymentInput, PageOptions, PostingFilter, RequestFilter, SandboxClock, SandboxCreatedKey,
   SandboxCreateKeyInput, SandboxDelivery, SandboxFault, SandboxFaultInput, SandboxHealth, SandboxMagicAddress, SandboxOutcomeRule, SandboxOutcomeRuleInput,
   SandboxPayment, SandboxPricePin, SandboxRequest, SandboxResetResult, SandboxRestoreResult, SandboxSnapshot, SandboxWallet,

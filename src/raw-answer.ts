@@ -1,6 +1,7 @@
 import { STATUS_CODES } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { ApiError } from './errors.js'
+import { VERSION, VERSION_HEADER } from './version.js'
 
 /**
  * Answers an error in the usual shape straight on a socket, then closes it: for what never becomes
@@ -16,6 +17,7 @@ export function writeRawError(socket: Duplex, error: ApiError, requestId: string
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': String(Buffer.byteLength(body)),
     'X-Request-Id': requestId,
+    [VERSION_HEADER]: VERSION,
     Connection: 'close',
     ...error.headers,
   }

@@ -16,6 +16,8 @@ import { createBus, type Bus } from './events/bus.js'
 import { createPublisher } from './events/publisher.js'
 import { defaultConfiguredSecret } from './events/signing.js'
 import { createWebhookEngine, type WebhookEngine } from './events/webhooks.js'
+import { createEventLog, type EventLog } from './events/event-log.js'
+import { eventControlRoutes } from './api/sandbox/events.js'
 import { loadFixtures, type Fixtures } from './fixtures.js'
 import { createApp } from './http/app.js'
 import type { HttpServices } from './http/services.js'
@@ -75,6 +77,8 @@ export interface Sandbox {
   readonly control: SandboxControl
   /** Webhook deliveries: the log, redelivery, and `idle()` for tests. */
   readonly webhooks: WebhookEngine
+  /** Every account's recent events, as `GET /_sandbox/events` reads them. */
+  readonly events: EventLog
   readonly routes: readonly AnyRoute[]
   /** The price feed (price pins included) behind the stream, `GET /v1/prices` and quotes. */
   readonly prices: PriceModel
@@ -140,6 +144,7 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
     if (endpoints.length > 0) store.apply(endpoints)
   }
   const webhooks = createWebhookEngine({ bus, clock, store, config, logger })
+  const events = createEventLog({ bus, limitPerAccount: config.eventLogLimit })
   // One price model for everything: pins (kept in the store) move the stream, GET /v1/prices and quotes alike.
   const pins = createPricePins({ store, clock })
   const priceFixture = readPriceFixture(fixtures.dir)
@@ -174,10 +179,10 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
     journal,
   }
   const stream = createStreamServer({ config, clock, store, accounts, bus, model: prices, tradingPairs: () => pairs.all.map((p) => p.pair), nextRequestId: () => `req_${http.requestIds.base62(24)}`, logger }, options.stream)
-  const matching = createOrderMatching({ store, clock, bus, orders: services.orders, onTick: stream.onTick })
+  const matching = createOrderMatching({ store, clock, bus, orders: services.orders, prices, onTick: stream.onTick })
   const routes: AnyRoute[] = [
     ...priceRoutes(prices), ...quoteRoutes(pairs), ...walletRoutes, ...paymentRoutes, ...payoutRoutes, ...orderRoutes, ...settlementRoutes, ...whitelistRoutes, ...webhookRoutes,
-    ...controlRoutes, ...accountControlRoutes, ...faultControlRoutes, ...snapshotRoutes, ...webhookControlRoutes(webhooks), ...priceControlRoutes(prices), ...orderControlRoutes, ...settlementControlRoutes,
+    ...controlRoutes, ...accountControlRoutes, ...faultControlRoutes, ...snapshotRoutes, ...webhookControlRoutes(webhooks), ...eventControlRoutes(events), ...priceControlRoutes(prices), ...orderControlRoutes, ...settlementControlRoutes,
   ]
   routes.push(openApiRoute(routes))
   const { app, listener } = createApp(deps, http, routes, options.beforeRoutes)
@@ -185,7 +190,7 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
   let server: Server | undefined
   let stopGuard = () => {}
   return {
-    config, app, clock, store, bus, accounts, services, fixtures, control, webhooks, routes, stream, prices, pairs,
+    config, app, clock, store, bus, accounts, services, fixtures, control, webhooks, events, routes, stream, prices, pairs,
     listen() {
       server = createServer(serverOptions(config), (req, res) => {
         lastRequestAt = performance.now()
@@ -209,6 +214,7 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
       faults.close()
       clock.close()
       webhooks.close()
+      events.close()
       stopGuard()
       if (server) {
         const closed = new Promise<void>((resolve) => server!.close(() => resolve()))

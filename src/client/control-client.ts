@@ -1,129 +1,25 @@
-import type { z } from 'zod'
-import type { FailureCode } from '../model/failures.js'
-import type { CreateFaultSchema, FaultSchema } from '../schemas/faults.js'
-import type { CreateOutcomeRuleSchema, OutcomeRuleSchema } from '../schemas/outcome-rules.js'
-import type { ClockSchema, CreatedKeySchema, CreateKeySchema, MagicAddressSchema, RequestJournalEntrySchema, ResetResultSchema, RestoreResultSchema, SnapshotSchema } from '../schemas/control.js'
-import type { OrderSchema } from '../schemas/order.js'
-import type { PaymentSchema } from '../schemas/payment.js'
-import type { SettlementFailureCode } from '../model/failures.js'
-import type { SettlementSchema } from '../schemas/settlement.js'
-import type { PricePinSchema } from '../schemas/price.js'
-import type { LedgerTransactionSchema } from '../schemas/postings.js'
-import type { PayoutSchema } from '../schemas/payout.js'
-import type { DeliverySchema, WebhookEndpointSchema } from '../schemas/webhook.js'
-import type { BalanceSchema, WalletSchema } from '../schemas/wallet.js'
-import type { WhitelistedAddressSchema } from '../schemas/whitelist.js'
+import { createControlRequest, queryOf, type ControlClientOptions } from './control-request.js'
+import { waitForEvent } from './event-wait.js'
+import type {
+  AccountPaymentFilter, AccountWhitelistFilter, DeliveryFilter, FailPaymentInput, PageOptions, PostingFilter, RequestFilter, SandboxBalance, SandboxClock, SandboxCreatedKey,
+  SandboxCreateKeyInput, SandboxDelivery, SandboxFault, SandboxFaultInput, SandboxHealth, SandboxLedgerTransaction, SandboxMagicAddress, SandboxOrder, SandboxOutcomeRule,
+  SandboxOutcomeRuleInput, SandboxPayment, SandboxPayout, SandboxPricePin, SandboxRequest, SandboxResetResult, SandboxRestoreResult, SandboxSettlement,
+  SandboxSettlementFailureCode, SandboxSnapshot, SandboxWallet, SandboxWebhookEndpoint, SandboxWhitelistedAddress, SettlementFilter, EventFilter, EventMatch, SandboxEvent, SandboxEventPage,
+} from './control-types.js'
+
+export type * from './control-types.js'
+export { SandboxControlError, type ControlClientOptions } from './control-request.js'
+export { EventWaitTimeoutError } from './event-wait.js'
+
+/** How long `waitForEvent` waits unless told. */
+const DEFAULT_EVENT_TIMEOUT_MS = 10_000
 
 /**
  * A small typed client of the control API (`/_sandbox`, CONTRACT.md sections 10 and 13), for test
  * suites. Each method is one request; it answers the `data` of the reply and throws a
- * SandboxControlError, carrying the API's error code, on anything but 2xx.
- * Only type imports above: the client carries no server code.
+ * SandboxControlError, carrying the API's error code, on anything but 2xx. It imports only types
+ * from the server's code (`control-types.ts`), so it carries none of it.
  */
-
-export type SandboxClock = z.output<typeof ClockSchema>
-export type SandboxPayment = z.output<typeof PaymentSchema>
-export type SandboxOrder = z.output<typeof OrderSchema>
-export type SandboxWallet = z.output<typeof WalletSchema>
-export type SandboxBalance = z.output<typeof BalanceSchema>
-export type SandboxPayout = z.output<typeof PayoutSchema>
-export type SandboxSettlement = z.output<typeof SettlementSchema>
-export type SandboxSettlementFailureCode = SettlementFailureCode
-export type SandboxWebhookEndpoint = z.output<typeof WebhookEndpointSchema>
-export type SandboxWhitelistedAddress = z.output<typeof WhitelistedAddressSchema>
-export type SandboxResetResult = z.output<typeof ResetResultSchema>
-export type SandboxOutcomeRule = z.output<typeof OutcomeRuleSchema>
-export type SandboxOutcomeRuleInput = z.input<typeof CreateOutcomeRuleSchema>
-export type SandboxCreateKeyInput = z.input<typeof CreateKeySchema>
-export type SandboxCreatedKey = z.output<typeof CreatedKeySchema>
-export type SandboxMagicAddress = z.output<typeof MagicAddressSchema>
-/** The whole state, as `GET /_sandbox/snapshot` answers it (the `--data-file` format plus `taken_at`). */
-export type SandboxSnapshot = z.input<typeof SnapshotSchema>
-export type SandboxRestoreResult = z.output<typeof RestoreResultSchema>
-export type SandboxFault = z.output<typeof FaultSchema>
-export type SandboxFaultInput = z.input<typeof CreateFaultSchema>
-/** One movement of money in an account's ledger, with its postings (signed amounts that sum to zero). */
-export type SandboxLedgerTransaction = z.output<typeof LedgerTransactionSchema>
-/** One `/v1` request of the journal (`GET /_sandbox/requests`). */
-export type SandboxRequest = z.output<typeof RequestJournalEntrySchema>
-/** One webhook delivery: an event sent to one endpoint, with every attempt. */
-export type SandboxDelivery = z.output<typeof DeliverySchema>
-/** A pinned `<ASSET>/USD` mid price (`POST /_sandbox/prices`). */
-export type SandboxPricePin = z.output<typeof PricePinSchema>
-
-export interface SandboxHealth {
-  status: 'ok'
-  version: string
-  uptime_s: number
-}
-
-/** A page of a list: `limit` 1 to 100 (default 20), `offset` from 0. */
-export interface PageOptions {
-  limit?: number
-  offset?: number
-}
-
-export interface SettlementFilter extends PageOptions {
-  status?: SandboxSettlement['status']
-  destination_type?: 'wallet' | 'address' | 'bank_account'
-}
-
-export interface DeliveryFilter extends PageOptions {
-  event_id?: string
-  endpoint_id?: string
-  account_id?: string
-  status?: SandboxDelivery['status']
-}
-
-export interface RequestFilter extends PageOptions {
-  method?: string
-  /** Exact, or a prefix ending in `*`: `/v1/payments*`. */
-  path?: string
-  status?: number
-  account_id?: string
-}
-
-export interface AccountPaymentFilter extends PageOptions {
-  status?: SandboxPayment['status']
-}
-
-export interface AccountWhitelistFilter extends PageOptions {
-  network?: SandboxWhitelistedAddress['network']
-}
-
-export interface PostingFilter extends PageOptions {
-  /** Only the transactions that touch this wallet. */
-  wallet_id?: string
-}
-
-export interface FailPaymentInput {
-  failure_code?: FailureCode
-  failure_message?: string
-}
-
-/** A non-2xx answer of the control API. `code` is the API's error code (`invalid_state_transition` …). */
-export class SandboxControlError extends Error {
-  override name = 'SandboxControlError'
-  constructor(
-    message: string,
-    readonly status: number,
-    readonly code: string,
-    readonly type: string,
-    readonly param: string | undefined,
-    readonly requestId: string | undefined,
-  ) {
-    super(message)
-  }
-}
-
-export interface ControlClientOptions {
-  /** The sandbox address without `/v1`, e.g. `http://127.0.0.1:4400`. */
-  baseUrl: string
-  /** The `--control-token`, when the sandbox was started with one. */
-  controlToken?: string
-  /** Another fetch (a proxy, a spy); the global one by default. */
-  fetch?: typeof fetch
-}
 
 export interface ControlClient {
   health(): Promise<SandboxHealth>
@@ -186,41 +82,23 @@ export interface ControlClient {
   rejectOrder(orderId: string, reason?: string): Promise<SandboxOrder>
   /** Recent `/v1` requests, newest first (one page: `limit` 1–100, default 20). */
   requests(filter?: RequestFilter): Promise<SandboxRequest[]>
+  /** Events as webhooks carry them, oldest first (`GET /_sandbox/events`); with `wait`, the next one as soon as it happens. */
+  events(filter?: EventFilter): Promise<SandboxEventPage>
+  /**
+   * The first event `match` selects, already logged or still to come (default wait: 10 s of real
+   * time). Throws an EventWaitTimeoutError that says what it waited for and what the account had.
+   */
+  waitForEvent(match: EventMatch, options?: { timeoutMs?: number }): Promise<SandboxEvent>
   /** Any other control call: `request('POST', '/reset', {...})` (the path is relative to `/_sandbox`). */
   request<T = unknown>(method: string, path: string, body?: unknown): Promise<T>
 }
 
 export function createControlClient(options: ControlClientOptions): ControlClient {
-  const base = `${options.baseUrl.replace(/\/+$/, '')}/_sandbox`
-  const doFetch = options.fetch ?? fetch
+  const request = createControlRequest(options)
   const id = encodeURIComponent
-
-  async function request<T>(method: string, path: string, body?: unknown): Promise<T> {
-    const headers: Record<string, string> = { accept: 'application/json' }
-    if (options.controlToken !== undefined) headers.authorization = `Bearer ${options.controlToken}`
-    if (body !== undefined) headers['content-type'] = 'application/json'
-    const res = await doFetch(`${base}${path}`, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) })
-    const text = await res.text()
-    let payload: { data?: unknown; request_id?: string; error?: { type?: string; code?: string; message?: string; param?: string } } | undefined
-    try {
-      payload = text ? JSON.parse(text) : undefined
-    } catch {
-      payload = undefined
-    }
-    if (!res.ok) {
-      const error = payload?.error
-      throw new SandboxControlError(
-        `${method} /_sandbox${path} failed with ${res.status}${error?.code ? ` ${error.code}` : ''}: ${error?.message ?? text.slice(0, 200)}`,
-        res.status, error?.code ?? 'unknown', error?.type ?? 'unknown', error?.param, payload?.request_id,
-      )
-    }
-    return (payload?.data ?? payload) as T
-  }
-
-  const query = (filter: object) => {
-    const entries = Object.entries(filter).filter(([, value]) => value !== undefined).map(([key, value]): [string, string] => [key, String(value)])
-    return entries.length ? `?${new URLSearchParams(entries)}` : ''
-  }
+  const query = queryOf
+  const events = ({ type, ...filter }: EventFilter = {}): Promise<SandboxEventPage> =>
+    request('GET', `/events${query({ ...filter, type: type === undefined ? undefined : [type].flat().join(',') })}`, undefined, { whole: true })
 
   return {
     health: () => request('GET', '/health'),
@@ -261,6 +139,8 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     fillOrder: (orderId, input = {}) => request('POST', `/orders/${id(orderId)}/fill`, input),
     rejectOrder: (orderId, reason) => request('POST', `/orders/${id(orderId)}/reject`, reason === undefined ? {} : { reason }),
     requests: (filter = {}) => request('GET', `/requests${query(filter)}`),
+    events,
+    waitForEvent: (match, options = {}) => waitForEvent(events, match, options.timeoutMs ?? DEFAULT_EVENT_TIMEOUT_MS),
     request,
   }
 }

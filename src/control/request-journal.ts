@@ -8,6 +8,8 @@ export const JOURNAL_CAPACITY = 500
 /** Long query strings and keys are cut: the journal must stay small whatever clients send. */
 const MAX_QUERY_LENGTH = 500
 const MAX_IDEMPOTENCY_KEY_LENGTH = 255
+/** Bodies are kept to their first characters: enough to read, bounded whatever clients send. */
+export const MAX_BODY_LENGTH = 4096
 
 export interface JournalFilter {
   method?: string
@@ -75,6 +77,8 @@ export function createRequestJournal(options: { capacity?: number } = {}): Reque
         replayed: res.getHeader('Idempotent-Replayed') === 'true',
         fault: (res.locals.fault as RequestJournalEntry['fault'] | undefined) ?? null,
         at: info.at,
+        request_body: keep(res.locals.requestBody as Buffer | undefined),
+        response_body: keep(res.locals.responseBody as string | Buffer | undefined),
       })
     },
     list(filter = {}) {
@@ -101,7 +105,7 @@ export function createRequestJournal(options: { capacity?: number } = {}): Reque
 const MASKED_KEYS = 256
 
 type Field = keyof RequestJournalEntry
-const FIELDS: readonly Field[] = ['id', 'method', 'path', 'query', 'status', 'duration_ms', 'api_key', 'account_id', 'idempotency_key', 'replayed', 'fault', 'at']
+const FIELDS: readonly Field[] = ['id', 'method', 'path', 'query', 'status', 'duration_ms', 'api_key', 'account_id', 'idempotency_key', 'replayed', 'fault', 'at', 'request_body', 'response_body']
 
 /** The last `capacity` requests, a column per field, oldest at `start`. */
 interface Ring {
@@ -115,7 +119,8 @@ function createRing(capacity: number): Ring {
   return { columns, start: 0, size: 0 }
 }
 
-function push(ring: Ring, entry: RequestJournalEntry): void {
+/** `entry` as recorded: its bodies as `keep` keeps them, or as listed. */
+function push(ring: Ring, entry: Record<Field, unknown>): void {
   const capacity = ring.columns.id.length
   if (capacity === 0) return
   const at = (ring.start + ring.size) % capacity
@@ -129,8 +134,35 @@ function entriesOf(ring: Ring): RequestJournalEntry[] {
   const capacity = ring.columns.id.length
   return Array.from({ length: ring.size }, (_, i) => {
     const at = (ring.start + i) % capacity
-    return Object.fromEntries(FIELDS.map((field) => [field, ring.columns[field][at]])) as unknown as RequestJournalEntry
+    const entry = Object.fromEntries(FIELDS.map((field) => [field, ring.columns[field][at]]))
+    entry.request_body = cut(entry.request_body as KeptBody)
+    entry.response_body = cut(entry.response_body as KeptBody)
+    return entry as unknown as RequestJournalEntry
   })
+}
+
+/** A body as the journal keeps it until listed: the client's bytes or the answer's text, bounded. */
+type KeptBody = string | Buffer | null
+
+/**
+ * What a body costs to keep is what it already costs: a short body is kept as the bytes or text the
+ * request already has, and decoded only when listed. A long one is cut now, as a copy of its own, so
+ * that the journal never holds a large answer whole (a slice would keep the whole alive: V8 makes a
+ * slice of a long string a view of it, and `subarray` shares the bytes), 360 KB for each request of the
+ * OpenAPI document otherwise. A UTF-16 unit takes at most 3 bytes of UTF-8, so 3 × the characters
+ * kept is enough bytes.
+ */
+function keep(body: string | Buffer | undefined): KeptBody {
+  if (body === undefined || body.length === 0) return null
+  if (typeof body === 'string') return body.length <= MAX_BODY_LENGTH ? body : Buffer.from(body.slice(0, MAX_BODY_LENGTH), 'utf16le').toString('utf16le')
+  return body.length <= 3 * MAX_BODY_LENGTH ? body : Buffer.from(body.subarray(0, 3 * MAX_BODY_LENGTH))
+}
+
+/** A kept body's first characters, as listed. */
+function cut(body: KeptBody): string | null {
+  if (body === null) return null
+  const text = typeof body === 'string' ? body : body.toString('utf8')
+  return text.length <= MAX_BODY_LENGTH ? text : text.slice(0, MAX_BODY_LENGTH)
 }
 
 /** `sk_test_…_key`: the key's kind and, for keys of 12+ characters, its last 4, as the request log shows them. */

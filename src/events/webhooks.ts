@@ -1,17 +1,19 @@
 import { wallClockSeconds, type Clock } from '../clock.js'
-import { newId } from '../ids.js'
 import type { Logger } from '../logger.js'
-import { createRng, type Rng } from '../rng.js'
 import { put } from '../store/changes.js'
 import type { Store } from '../store/store.js'
 import { VERSION } from '../version.js'
 import type { Bus } from './bus.js'
 import type { EventType, SandboxEvent } from '../model/events.js'
 import type { WebhookEndpointRecord } from '../model/records.js'
+import { createDeliveryIds } from './delivery-ids.js'
 import { createDeliveryLog, presentDelivery, recordAttempt, type Delivery, type DeliveryFilter, type DeliveryRecord } from './delivery-log.js'
+import { createFirstAttempts } from './first-attempts.js'
+import { eventJson } from './order-json.js'
 import { nextRetryDelay } from './retry-schedule.js'
 import { webhookHeaders } from './signing.js'
 import { createWebhookTransport, type AttemptOutcome, type WebhookTransport } from './webhook-http.js'
+import { createWorkTracker } from './work-tracker.js'
 
 export interface WebhookEngine {
   /** Newest first. */
@@ -47,40 +49,17 @@ export const subscribes = (endpoint: WebhookEndpointRecord, type: EventType): bo
 /**
  * Delivers every event on the bus to the account's matching endpoints (CONTRACT.md section 9).
  * Nothing here is awaited by a request: the bus listener only queues. First attempts to one
- * endpoint go out one after the other in event order (so a receiver sees `created` before
- * `succeeded`); retries wait on the sandbox clock; every failure is caught and logged as an attempt.
+ * endpoint go out in event order (`first-attempts.ts`); retries wait on the sandbox clock; every
+ * failure is caught and logged as an attempt.
  */
 export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
   const { bus, clock, store, config, logger } = deps
   const transport = deps.transport ?? createWebhookTransport()
   const log = createDeliveryLog(config.deliveryLogLimit)
-  /** Delivery ids come from a generator per account, so deliveries never shift the ledger's ids. */
-  const idRngs = new Map<string, Rng>()
-  /** How often each account was reset or restored: its next generator must not replay the ids of the last. */
-  const drops = new Map<string, number>()
-  /** Per endpoint, the deliveries whose first attempt has not finished yet, oldest first. */
-  const firstAttempts = new Map<string, DeliveryRecord[]>()
-  let busy = 0
-  let idleWaiters: Array<() => void> = []
+  const ids = createDeliveryIds(config.seed)
+  const work = createWorkTracker()
+  const firstAttempts = createFirstAttempts({ clock, send: (record) => attempt(record, 'automatic'), done: work.end })
   let closed = false
-
-  const deliveryId = (accountId: string) => {
-    let rng = idRngs.get(accountId)
-    if (!rng) idRngs.set(accountId, (rng = createRng(config.seed, 'deliveries', accountId, drops.get(accountId) ?? 0)))
-    return newId('dlv', rng)
-  }
-
-  function startWork(): void {
-    busy++
-  }
-
-  function endWork(): void {
-    busy--
-    if (busy > 0) return
-    const waiters = idleWaiters
-    idleWaiters = []
-    for (const resolve of waiters) resolve()
-  }
 
   function onEvent(event: SandboxEvent): void {
     try {
@@ -89,9 +68,9 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
       let body: string | undefined
       for (const endpoint of account.webhooks.values()) {
         if (endpoint.status !== 'enabled' || !subscribes(endpoint, event.type)) continue
-        body ??= JSON.stringify(event)
+        body ??= eventJson(event)
         const record = log.add({
-          id: deliveryId(event.account_id),
+          id: ids.next(event.account_id),
           event_id: event.id,
           event_type: event.type,
           endpoint_id: endpoint.id,
@@ -105,38 +84,12 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
           timer: undefined,
           dropped: false,
         })
-        queueFirstAttempt(record)
+        work.start()
+        firstAttempts.add(record)
       }
     } catch (error) {
       logger.error(`Could not queue webhook deliveries for ${event.id}`, error)
     }
-  }
-
-  const queueKey = (record: DeliveryRecord) => `${record.account_id}/${record.endpoint_id}`
-
-  function queueFirstAttempt(record: DeliveryRecord): void {
-    startWork()
-    const key = queueKey(record)
-    const queue = firstAttempts.get(key)
-    if (queue) {
-      queue.push(record)
-      return
-    }
-    const fresh = [record]
-    firstAttempts.set(key, fresh)
-    clock.track(drain(key, fresh))
-  }
-
-  async function drain(key: string, queue: DeliveryRecord[]): Promise<void> {
-    // The event came from a request or a timer that is still running: let it answer first (a
-    // client's next request overlaps with the delivery), and let events of the same turn join the queue.
-    await new Promise<void>((resolve) => setImmediate(resolve))
-    while (queue.length > 0) {
-      await attempt(queue[0]!, 'automatic')
-      queue.shift()
-      endWork()
-    }
-    firstAttempts.delete(key)
   }
 
   /** Sends one attempt and applies its outcome. Never rejects. */
@@ -171,7 +124,7 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
     recordAttempt(record, entry)
     // A manual retry that fails leaves a scheduled retry (or the queued first attempt) in place, and schedules none of its own.
     if (trigger === 'manual') {
-      if (!record.timer && !firstAttempts.get(queueKey(record))?.includes(record)) {
+      if (!record.timer && !firstAttempts.has(record)) {
         record.status = 'failed'
         log.finished(record)
       }
@@ -207,8 +160,8 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
   function runScheduledRetry(record: DeliveryRecord): void {
     record.timer = undefined
     if (record.dropped || closed) return
-    startWork()
-    clock.track(attempt(record, 'automatic').finally(endWork))
+    work.start()
+    clock.track(attempt(record, 'automatic').finally(work.end))
   }
 
   function dropAccount(accountId: string): void {
@@ -217,8 +170,7 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
       clock.cancel(record.timer)
       record.timer = undefined
     }
-    idRngs.delete(accountId)
-    drops.set(accountId, (drops.get(accountId) ?? 0) + 1)
+    ids.dropAccount(accountId)
   }
 
   const onReset = (accountId: string) => dropAccount(accountId)
@@ -237,18 +189,15 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
     async retry(id) {
       const record = log.get(id)
       if (!record) return undefined
-      startWork()
+      work.start()
       try {
         await attempt(record, 'manual')
       } finally {
-        endWork()
+        work.end()
       }
       return presentDelivery(record)
     },
-    idle() {
-      if (busy === 0) return Promise.resolve()
-      return new Promise((resolve) => idleWaiters.push(resolve))
-    },
+    idle: work.idle,
     close() {
       closed = true
       bus.off('event', onEvent)

@@ -6,10 +6,12 @@ import { ApiError } from '../errors.js'
 import type { AppDeps } from './context.js'
 import { holdAnswersUntilDurable } from './middleware/durable-answers.js'
 import { createRouteHandler } from './pipeline.js'
+import { limitPipelining } from './pipelining.js'
 import type { HttpServices } from './services.js'
 import { renderError, send } from './respond.js'
 import { createRouteIndex, type FoundRoute } from './route-index.js'
 import { toExpressPath, type AnyRoute } from './route.js'
+import { VERSION, VERSION_HEADER } from '../version.js'
 
 export interface HttpApp {
   /** The express app: the dashboard, HEAD and OPTIONS, 405 and 404, and every route as well. */
@@ -85,6 +87,8 @@ export function createApp(deps: AppDeps, http: HttpServices, routes: AnyRoute[],
    * express answers it as before.
    */
   function listener(req: IncomingMessage, res: ServerResponse): void {
+    // Every answer says which sandbox gave it, errors and the dashboard included: a helper checks it is compatible.
+    res.setHeader(VERSION_HEADER, VERSION)
     const url = req.url ?? ''
     // As express reads a URL (parseurl): the path ends at '?' or '#', the query at '#'.
     const hashAt = url.indexOf('#')
@@ -143,34 +147,5 @@ function runMiddleware(middleware: readonly RequestHandler[], req: Request, res:
       done(thrown)
     }
   }
-  next()
-}
-
-/**
- * Requests one connection may have waiting for their answers. HTTP/1.1 lets a client send requests
- * without reading the answers (pipelining); node parses and dispatches a whole chunk of them at
- * once, and the answers of all but the first wait in memory. Requests beyond this depth are not
- * run: the connection closes once the ones before them are answered, and a pipelining client sends
- * the unanswered ones again (RFC 9112, section 9.3.2).
- */
-export const MAX_PIPELINED = 8
-const waiting = new WeakMap<object, number>()
-const closing = new WeakSet<object>()
-
-function limitPipelining(req: Request, res: Response, next: NextFunction): void {
-  const socket = req.socket
-  // Dispatched from a connection that is already gone or closing: nobody would get the answer.
-  if (socket.destroyed || closing.has(socket)) return
-  const depth = (waiting.get(socket) ?? 0) + 1
-  if (depth > MAX_PIPELINED) {
-    closing.add(socket)
-    return
-  }
-  waiting.set(socket, depth)
-  res.once('close', () => {
-    const left = waiting.get(socket)! - 1
-    waiting.set(socket, left)
-    if (left === 0 && closing.has(socket)) socket.destroySoon()
-  })
   next()
 }

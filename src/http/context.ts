@@ -26,4 +26,6 @@ export interface RequestContext {
   account: AccountState
   key: KeyRecord
   ip: string
+  /** Resolves when the connection of this request closes (its answer sent, or the client gone): a long poll stops waiting. */
+  closed(): Promise<void>
 }

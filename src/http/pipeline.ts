@@ -6,8 +6,8 @@ import { interpretBody, readRawBody, type RawBody } from './middleware/body.js'
 import type { AppDeps, RequestContext } from './context.js'
 import type { IdempotencyRecord } from '../model/records.js'
 import type { HttpServices } from './services.js'
-import { renderError, renderList, renderResource, send, type Rendered } from './respond.js'
-import type { AnyRoute, ListResult } from './route.js'
+import { renderCursorList, renderError, renderList, renderResource, send, type Encoded, type Rendered } from './respond.js'
+import type { AnyRoute, CursorResult, ListResult } from './route.js'
 import { parseOrThrow } from '../schemas/validate.js'
 
 const NO_QUERY = z.strictObject({})
@@ -23,12 +23,17 @@ export function createRouteHandler(route: AnyRoute, deps: AppDeps, http: HttpSer
 
   return async (req: Request, res: Response) => {
     const requestId: string = res.locals.requestId
-    const ctx = { deps, requestId, ip: req.socket.remoteAddress ?? '' } as RequestContext
+    const ctx = { deps, requestId, ip: req.socket.remoteAddress ?? '', closed: () => new Promise<void>((resolve) => res.once('close', resolve)) } as RequestContext
     let idempotent: IdempotencyRecord | undefined
     let validated = false
     // commit_then_drop: the request runs to the end, then the answer is thrown away with the connection.
     let dropAnswer = false
-    const answer = (rendered: Rendered) => (dropAnswer ? http.faults!.cut(res, 'commit_then_drop') : send(res, rendered))
+    const answer = (rendered: Rendered | Encoded) => {
+      // For the request journal (`tail --verbose`): what the client was answered.
+      res.locals.responseBody = 'bytes' in rendered ? rendered.bytes : rendered.text
+      if (dropAnswer) http.faults!.cut(res, 'commit_then_drop')
+      else send(res, rendered)
+    }
     const bodyLimit = Math.max(route.bodyLimit ?? 0, config.bodyLimit)
     let bytes: Buffer | undefined
     try {
@@ -50,7 +55,9 @@ export function createRouteHandler(route: AnyRoute, deps: AppDeps, http: HttpSer
         if (http.limiter) setHeaders(res, http.limiter.take(key.key))
       }
 
-      const body: RawBody = route.request?.body ? interpretBody(bytes ?? (await readRawBody(req, bodyLimit)), req.headers['content-type'], config.lenient) : { kind: 'empty' }
+      if (route.request?.body) bytes ??= await readRawBody(req, bodyLimit)
+      res.locals.requestBody = bytes
+      const body: RawBody = bytes ? interpretBody(bytes, req.headers['content-type'], config.lenient) : { kind: 'empty' }
 
       const idempotencyKey = req.headers['idempotency-key']
       if (route.method === 'post' && route.auth !== 'control' && idempotencyKey !== undefined && ctx.account) {
@@ -58,6 +65,7 @@ export function createRouteHandler(route: AnyRoute, deps: AppDeps, http: HttpSer
         if (outcome.kind === 'replay') {
           const { record } = outcome
           res.setHeader('X-Request-Id', record.request_id)
+          res.locals.responseBody = record.body
           send(res, { status: record.status, text: record.body }, { 'Idempotent-Replayed': 'true' })
           return
         }
@@ -85,9 +93,12 @@ export function createRouteHandler(route: AnyRoute, deps: AppDeps, http: HttpSer
       validated = true
 
       const result = await route.handler(input, ctx)
-      const rendered: Rendered = route.list
-        ? renderList(result as ListResult<unknown>, input.query as { limit: number; offset: number }, requestId)
-        : renderResource(route.status, result, requestId, route.raw ? 'bare' : envelope)
+      if (route.raw) return answer({ status: route.status, bytes: result as Buffer })
+      const rendered: Rendered = route.list === 'cursor'
+        ? renderCursorList(result as CursorResult<unknown>, requestId)
+        : route.list
+          ? renderList(result as ListResult<unknown>, input.query as { limit: number; offset: number }, requestId)
+          : renderResource(route.status, result, requestId, envelope)
       if (idempotent) http.idempotency.complete(ctx.account.account.id, idempotent, rendered.status, rendered.text)
       answer(rendered)
     } catch (error) {

@@ -1,6 +1,6 @@
 import type { ServerResponse } from 'node:http'
 import { ApiError } from '../errors.js'
-import type { ListResult } from './route.js'
+import type { CursorResult, ListResult } from './route.js'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 
@@ -8,6 +8,15 @@ export interface Rendered {
   status: number
   text: string
   headers?: Record<string, string>
+}
+
+/**
+ * An answer encoded once and sent as it is to every request (the OpenAPI document, 360 KB): a
+ * Buffer goes to the socket without a copy, where a string is measured and encoded anew each time.
+ */
+export interface Encoded {
+  status: number
+  bytes: Buffer
 }
 
 /** `{data, request_id}`, or the bare resource with `--envelope bare` (CONTRACT.md section 2). */
@@ -22,6 +31,11 @@ export function renderList(result: ListResult<unknown>, page: { limit: number; o
   return { status: 200, text: JSON.stringify({ data: result.items, pagination, ...result.extra, request_id: requestId }) }
 }
 
+/** A list read from a cursor: `{data, has_more, …extra, request_id}`, no page numbers. */
+export function renderCursorList(result: CursorResult<unknown>, requestId: string): Rendered {
+  return { status: 200, text: JSON.stringify({ data: result.items, has_more: result.hasMore, ...result.extra, request_id: requestId }) }
+}
+
 /** Any thrown value → the one error wire shape. Unknown errors are a 500 that never shows its stack. */
 export function renderError(error: unknown, requestId: string, log: (error: unknown) => void): Rendered {
   if (error instanceof ApiError) {
@@ -32,13 +46,14 @@ export function renderError(error: unknown, requestId: string, log: (error: unkn
   return { status: 500, text: JSON.stringify({ error: internal.toBody(), request_id: requestId }) }
 }
 
-export function send(res: ServerResponse, rendered: Rendered, extraHeaders?: Record<string, string>): void {
+export function send(res: ServerResponse, rendered: Rendered | Encoded, extraHeaders?: Record<string, string>): void {
   if (res.headersSent) return
+  const body = 'bytes' in rendered ? rendered.bytes : rendered.text
   res.statusCode = rendered.status
   res.setHeader('Content-Type', JSON_TYPE)
-  res.setHeader('Content-Length', Buffer.byteLength(rendered.text))
-  for (const headers of [rendered.headers, extraHeaders]) {
+  res.setHeader('Content-Length', Buffer.byteLength(body))
+  for (const headers of ['headers' in rendered ? rendered.headers : undefined, extraHeaders]) {
     if (headers) for (const name in headers) res.setHeader(name, headers[name]!)
   }
-  res.end(rendered.text)
+  res.end(body)
 }

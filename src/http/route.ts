@@ -27,10 +27,18 @@ export interface RouteDef<P extends Schema = Schema, Q extends Schema = Schema, 
   /** Success status and the schema of what the handler returns (for lists, of one item). */
   status: 200 | 201
   response: Schema
-  list?: boolean
+  /**
+   * `true`: a page of a list, `{data, pagination, …listExtra}`; the handler returns a ListResult.
+   * `'cursor'`: a list read from a cursor (`after`), `{data, has_more, …listExtra}`; the handler returns a CursorResult.
+   */
+  list?: boolean | 'cursor'
   /** Fields a list answer carries beside `data` and `pagination` (a zod object); the handler returns them as `extra`. */
   listExtra?: z.ZodObject
-  /** Send what the handler returns as the whole body, without the envelope (the OpenAPI document). */
+  /**
+   * The handler returns the whole body as JSON already encoded (a Buffer), sent as it is, without the
+   * envelope: the OpenAPI document, encoded once. For a GET: such an answer is never kept for an
+   * idempotent replay.
+   */
   raw?: boolean
   /** The largest body this route takes, when it needs more than `--body-limit` (a restore takes a whole snapshot). */
   bodyLimit?: number
@@ -49,6 +57,13 @@ export interface ListResult<T> {
   items: T[]
   total: number
   /** The route's `listExtra` fields. */
+  extra?: Record<string, unknown>
+}
+
+/** What a cursor list's handler returns. */
+export interface CursorResult<T> {
+  items: T[]
+  hasMore: boolean
   extra?: Record<string, unknown>
 }
 

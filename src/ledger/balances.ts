@@ -27,26 +27,31 @@ export interface Reason {
  * have checked balances already, so a refusal is a bug and throws a plain RangeError (a 500).
  */
 export function post(account: AccountState, reason: Reason, lines: readonly PostingLine[], wallets: readonly WalletRecord[], changes: Change[]): void {
-  const refuse = (problem: string) => new RangeError(`${reason.cause} ${reason.ref}: ${problem}`)
-  const sums = new Map<string, bigint>()
-  const cache = new Map<string, { wallet: WalletRecord; bucket: Bucket; units: bigint }>()
+  // A transaction has a handful of lines on two or three assets: short arrays searched in order
+  // cost less than maps keyed by strings built for the purpose, and keep the same order.
+  const sums: Array<{ asset: string; sum: bigint }> = []
+  const touched: Array<{ name: string; wallet: WalletRecord; bucket: Bucket; units: bigint }> = []
   for (const { account: name, amount } of lines) {
     const resolved = resolveAccount(name, (id) => wallets.find((wallet) => wallet.id === id))
-    if (!resolved) throw refuse(`no ledger account ${name}`)
-    if (amount === 0n) throw refuse(`a posting of zero on ${name}`)
-    sums.set(resolved.asset, (sums.get(resolved.asset) ?? 0n) + amount)
+    if (!resolved) throw refusal(reason, `no ledger account ${name}`)
+    if (amount === 0n) throw refusal(reason, `a posting of zero on ${name}`)
+    const total = sums.find((entry) => entry.asset === resolved.asset)
+    if (total) total.sum += amount
+    else sums.push({ asset: resolved.asset, sum: amount })
     const { wallet, bucket } = resolved
     if (!wallet || !bucket) continue
-    const entry = cache.get(name) ?? { wallet, bucket, units: wallet[bucket] }
-    entry.units += amount
-    cache.set(name, entry)
+    const entry = touched.find((seen) => seen.name === name)
+    if (entry) entry.units += amount
+    else touched.push({ name, wallet, bucket, units: wallet[bucket] + amount })
   }
-  for (const [asset, sum] of sums) if (sum !== 0n) throw refuse(`${asset} sums to ${sum}, not zero`)
-  for (const [name, { units }] of cache) if (units < 0n) throw refuse(`${name} would fall to ${units}`)
+  for (const { asset, sum } of sums) if (sum !== 0n) throw refusal(reason, `${asset} sums to ${sum}, not zero`)
+  for (const { name, units } of touched) if (units < 0n) throw refusal(reason, `${name} would fall to ${units}`)
 
   changes.push(appendPostings(account, changes, transactionToData({ ...reason, lines })))
-  for (const { wallet, bucket, units } of cache.values()) wallet[bucket] = units
+  for (const { wallet, bucket, units } of touched) wallet[bucket] = units
 }
+
+const refusal = (reason: Reason, problem: string) => new RangeError(`${reason.cause} ${reason.ref}: ${problem}`)
 
 function transfer(account: AccountState, reason: Reason, from: string, to: string, units: bigint, wallets: readonly WalletRecord[], changes: Change[]): void {
   post(

@@ -81,9 +81,19 @@ export function createOrderFillEngine(deps: { clock: Clock; prices: PriceModel; 
   return engine
 }
 
+/** Per pair, its liquidity per tick in units of each number of decimals: asked for every fill on a tick. */
+const liquidities = new WeakMap<TradingPair, bigint[]>()
+
 /** The pair's liquidity per tick in the base wallet's units (extra decimals dropped, never below one unit). */
 function liquidityOf(pair: TradingPair, decimals: number): bigint {
-  const [whole = '0', fraction = ''] = pair.liquidity_per_tick.split('.')
-  const units = BigInt(whole + fraction.slice(0, decimals).padEnd(decimals, '0'))
-  return units > 0n ? units : 1n
+  let known = liquidities.get(pair)
+  if (!known) liquidities.set(pair, (known = []))
+  let units = known[decimals]
+  if (units === undefined) {
+    const [whole = '0', fraction = ''] = pair.liquidity_per_tick.split('.')
+    units = BigInt(whole + fraction.slice(0, decimals).padEnd(decimals, '0'))
+    if (units <= 0n) units = 1n
+    known[decimals] = units
+  }
+  return units
 }

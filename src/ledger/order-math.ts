@@ -7,18 +7,18 @@
  * total at its limit price) always covers them, and rounding can never create money.
  */
 
-export const PRICE_DECIMALS = 18
+import { formatAmount, PRICE_DECIMALS, scalePrice } from '../money.js'
+
+// In money.ts, so that the store's book of resting orders sorts limits the way fills compare them.
+export { PRICE_DECIMALS, scalePrice }
+
 const PRICE_SCALE = 10n ** BigInt(PRICE_DECIMALS)
 const BPS = 10_000n
 
 const ceilDiv = (a: bigint, b: bigint) => (a + b - 1n) / b
-const pow10 = (n: number) => 10n ** BigInt(n)
-
-/** A price string (`AMOUNT_PATTERN`, at most 18 decimals) scaled by 10^18. */
-export function scalePrice(price: string): bigint {
-  const [whole = '0', fraction = ''] = price.split('.')
-  return BigInt(whole + fraction.slice(0, PRICE_DECIMALS).padEnd(PRICE_DECIMALS, '0'))
-}
+// Every fill asks for a few powers of ten: computed once (decimals are at most 18, prices' 18 too).
+const POWERS = Array.from({ length: 2 * PRICE_DECIMALS + 1 }, (_, n) => 10n ** BigInt(n))
+const pow10 = (n: number) => POWERS[n] ?? 10n ** BigInt(n)
 
 /** What an order's decimals and fee rate make of exact values. */
 export interface OrderScale {
@@ -49,13 +49,8 @@ export function averagePrice(scale: OrderScale, num: bigint, filledUnits: bigint
   return renderScaled(scaled, decimals)
 }
 
-/** Integer units of 10^-decimals → a decimal string with at least two fraction digits. */
-export function renderScaled(units: bigint, decimals: number): string {
-  const digits = units.toString().padStart(decimals + 1, '0')
-  const whole = digits.slice(0, digits.length - decimals)
-  const fraction = digits.slice(digits.length - decimals).replace(/0+$/, '')
-  return `${whole}.${fraction.padEnd(2, '0')}`
-}
+/** Integer units of 10^-decimals → a decimal string with at least two fraction digits (as an amount is rendered). */
+export const renderScaled = (units: bigint, decimals: number): string => formatAmount(units, decimals)
 
 /** A price string in its shortest form (`"3000.50"`, `"0.000123"`). */
 export const normalisePrice = (price: string): string => renderScaled(scalePrice(price), PRICE_DECIMALS)

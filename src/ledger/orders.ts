@@ -22,6 +22,19 @@ import type { QuoteService } from './quotes.js'
 
 export type OrderService = ReturnType<typeof createOrderService>
 
+/**
+ * A `pair` filter no order can match (a currency without a price, or one currency twice) is a
+ * mistake in the request, like an unknown `status`: 400, not an empty list that hides it.
+ */
+function checkPairFilter(pair: string, priced: readonly string[]): void {
+  const [base, quote] = pair.split('/') as [string, string]
+  const unpriced = [base, quote].filter((code) => !priced.includes(code))
+  if (unpriced.length > 0) {
+    throw new ApiError('parameter_invalid', `pair ${pair} can match no order: the sandbox prices no ${unpriced.join(' or ')}; the currencies are ${priced.join(', ')} (GET /v1/pairs lists the trading pairs).`, { param: 'pair' })
+  }
+  if (base === quote) throw new ApiError('parameter_invalid', `pair ${pair} can match no order: its two currencies are the same.`, { param: 'pair' })
+}
+
 const DEFAULT_REJECT_REASON = 'Rejected by the sandbox (metadata sandbox_outcome "rejected").'
 
 /**
@@ -55,7 +68,10 @@ export function createOrderService(deps: { store: Store; clock: Clock; publisher
     get,
     check,
 
-    list: (account: AccountState, filter: OrderFilter, offset: number, limit: number) => account.orders.list(filter, offset, limit),
+    list(account: AccountState, filter: OrderFilter, offset: number, limit: number) {
+      if (filter.pair !== undefined) checkPairFilter(filter.pair, prices.currencies)
+      return account.orders.list(filter, offset, limit)
+    },
 
     /**
      * Creates the order with its lock (`order.created`, as created), then fills what it can at this

@@ -58,7 +58,8 @@ export const CountSchema = z.number().int().nonnegative()
  */
 export const idParams = (example: string) => z.object({ id: z.string().meta({ example }) })
 
-const integerParam = (name: string, min: number, max: number) =>
+/** A whole number in a query string, from `min` to `max`: anything else is 400 naming it. */
+export const integerParam = (name: string, min: number, max: number) =>
   z
     .string()
     .regex(/^\d+$/, { error: `${name} must be a whole number from ${min} to ${max}` })

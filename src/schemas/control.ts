@@ -142,6 +142,8 @@ export const RequestJournalEntrySchema = z
     replayed: z.boolean(),
     fault: z.enum(FAULT_KINDS).nullable().meta({ description: 'The injected fault that decided the answer, or latency when only a delay was added.' }),
     at: TimestampSchema,
+    request_body: z.string().nullable().meta({ description: 'The request body as sent (its first 4,096 characters); null when it had none or was not read.' }),
+    response_body: z.string().nullable().meta({ description: 'The JSON answer as sent (its first 4,096 characters); null when none was sent by a route.' }),
   })
   .meta({ id: 'SandboxRequest' })
 

@@ -2,21 +2,20 @@ import * as z from 'zod'
 import { NETWORKS, type Network } from '../model/networks.js'
 import { CAUSES } from '../model/postings.js'
 import { isStandardBase64, parseEd25519PublicKey } from '../key-material.js'
-import { SCOPES, type KeyRecord, type OrderRecord, type PaymentRecord, type PayoutRecord, type QuoteRecord, type SettlementRecord, type WalletRecord } from '../model/records.js'
-import { AMOUNT_PATTERN } from '../money.js'
+import { SCOPES, type KeyRecord, type PaymentRecord, type PayoutRecord, type WalletRecord } from '../model/records.js'
+import { metadata, timestamp, units, type Stored } from './data-file-fields.js'
+import { OrderDataSchema, QuoteDataSchema } from './data-file-trading.js'
+import { SettlementDataSchema } from './data-file-settlements.js'
 import { FaultSchema } from './faults.js'
 import { OutcomeRuleSchema } from './outcome-rules.js'
 import { PricePinSchema } from './price.js'
-
-/** A record as the data file holds it: base units (bigint) as strings of digits. */
-type Stored<T> = { [K in keyof T]: T[K] extends bigint ? string : T[K] }
 
 /**
  * An account's postings as the data file (and a snapshot) holds them: one object per transaction,
  * in log order (its position is its id), amounts as signed base units. Data written before
  * postings existed has none; it loads with one opening-balance transaction per funded wallet.
  */
-const postedAt = z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'expected an ISO 8601 timestamp')
+const postedAt = z.string().refine((value) => !Number.isNaN(Date.parse(value)), 'expected an ISO 8601 timestamp').meta({ format: 'date-time' })
 const postedUnits = z.string().regex(/^-?[1-9]\d*$/, 'expected non-zero base units as a string of digits, with a sign when negative')
 
 export const TransactionDataSchema = z.object({
@@ -36,12 +35,12 @@ export type TransactionLine = z.infer<typeof TransactionLineSchema>
 
 /**
  * The ledger as it is written to `--data-file` (and returned by snapshots): plain JSON, base units
- * as digit strings. Loading validates against this schema, so a hand-edited file that does not
- * fit is refused with the path of the first problem instead of half-loading.
+ * as digit strings (`data-file-fields.ts`). Loading validates against this schema, so a hand-edited
+ * file that does not fit is refused with the path of the first problem instead of half-loading.
+ * Orders, quotes and settlements have files of their own.
  */
-const units = z.string().regex(/^-?\d+$/, 'expected base units as a string of digits')
-const metadata = z.record(z.string(), z.string())
-const timestamp = z.string()
+export { OrderDataSchema, QuoteDataSchema } from './data-file-trading.js'
+export { SettlementDataSchema } from './data-file-settlements.js'
 
 export const KeyDataSchema = z.object({
   key: z.string(),
@@ -100,40 +99,6 @@ export const PaymentDataSchema = z.object({
     .nullable(),
 }) satisfies z.ZodType<Stored<PaymentRecord>>
 
-const ORDER_STATUSES = ['open', 'partially_filled', 'filled', 'cancelled', 'expired', 'rejected'] as const
-
-export const OrderDataSchema = z.object({
-  id: z.string(),
-  seq: z.number().int(),
-  pair: z.string(),
-  base: z.string(),
-  quote: z.string(),
-  side: z.enum(['buy', 'sell']),
-  type: z.enum(['market', 'limit']),
-  status: z.enum(ORDER_STATUSES),
-  time_in_force: z.enum(['gtc', 'ioc', 'gtd']),
-  amount_units: units,
-  filled_units: units,
-  limit_price: z.string().nullable(),
-  expires_at: timestamp.nullable(),
-  base_wallet: z.string(),
-  quote_wallet: z.string(),
-  base_decimals: z.number().int().min(0).max(18),
-  quote_decimals: z.number().int().min(0).max(18),
-  quote_id: z.string().nullable(),
-  fee_bps: z.number().int().min(0).max(10_000),
-  quote_num: units,
-  quote_units: units,
-  fee_units: units,
-  locked_units: units,
-  fills: z.array(z.object({ price: z.string(), amount: units, fee: units, timestamp })),
-  reject_reason: z.string().nullable(),
-  metadata,
-  created_at: timestamp,
-  updated_at: timestamp,
-  completed_at: timestamp.nullable(),
-}) satisfies z.ZodType<Omit<Stored<OrderRecord>, 'fills'> & { fills: Array<{ price: string; amount: string; fee: string; timestamp: string }> }>
-
 export const PayoutDataSchema = z.object({
   id: z.string(),
   status: z.enum(['pending', 'processing', 'completed', 'partially_failed', 'failed']),
@@ -145,58 +110,6 @@ export const PayoutDataSchema = z.object({
   created_at: timestamp,
   updated_at: timestamp,
 }) satisfies z.ZodType<PayoutRecord>
-
-const nullableText = z.string().nullable()
-
-const SettlementStepDataSchema = z.object({
-  type: z.enum(['conversion', 'bridge', 'transfer']),
-  status: z.enum(['pending', 'processing', 'completed', 'failed', 'cancelled']),
-  network: z.enum(NETWORKS).nullable(),
-  rail: z.enum(['ach', 'sepa', 'fps', 'spei']).nullable(),
-  tx_hash: nullableText,
-  source_tx_hash: nullableText,
-  destination_tx_hash: nullableText,
-  reference: nullableText,
-  started_at: timestamp.nullable(),
-  completed_at: timestamp.nullable(),
-  failure_code: nullableText,
-})
-
-export const SettlementDataSchema = z.object({
-  id: z.string(),
-  seq: z.number().int(),
-  status: z.enum(['pending', 'processing', 'completed', 'failed', 'refunded']),
-  source_wallet: z.string(),
-  source_currency: z.string(),
-  amount: z.string(),
-  fees: z.array(z.object({ type: z.enum(['conversion', 'network', 'payout']), amount: z.string(), currency: z.string() })),
-  total_debit: z.string(),
-  destination: z.discriminatedUnion('type', [
-    z.object({ type: z.literal('wallet'), wallet_id: z.string() }),
-    z.object({ type: z.literal('address'), network: z.enum(NETWORKS), currency: z.string(), address: z.string() }),
-    z.object({ type: z.literal('bank_account'), currency: z.enum(['USD', 'EUR', 'GBP', 'MXN']), rail: z.enum(['ach', 'sepa', 'fps', 'spei']), beneficiary: z.record(z.string(), z.string()) }),
-  ]),
-  destination_currency: z.string(),
-  destination_amount: z.string(),
-  rate: z.string(),
-  quote_id: nullableText,
-  steps: z.array(SettlementStepDataSchema),
-  refund: z.object({ amount: z.string(), tx_hash: nullableText, completed_at: timestamp.nullable() }).nullable(),
-  value_left: z.boolean(),
-  failure_code: nullableText,
-  failure_message: nullableText,
-  description: nullableText,
-  metadata,
-  plan: z.object({
-    outcome: z.enum(['completed', 'failed']),
-    fail_step: z.enum(['conversion', 'bridge', 'transfer']).nullable(),
-    failure_code: nullableText,
-    decided_by: z.string(),
-  }),
-  created_at: timestamp,
-  updated_at: timestamp,
-  completed_at: timestamp.nullable(),
-}) satisfies z.ZodType<SettlementRecord>
 
 export const AccountRecordDataSchema = z.object({ id: z.string(), created_at: timestamp, whitelist_enforced: z.boolean(), order_events: z.number().int().min(0).optional() })
 
@@ -220,28 +133,9 @@ export const IdempotencyDataSchema = z.object({
   body: z.string(),
   request_id: z.string(),
   created_at: timestamp,
-  expires_at: z.number(),
+  // Older files hold ms since the epoch; they still load.
+  expires_at: z.preprocess((value) => (typeof value === 'number' ? new Date(value).toISOString() : value), timestamp),
 })
-
-const decimal = z.string().regex(AMOUNT_PATTERN, 'expected a decimal string')
-
-export const QuoteDataSchema = z.object({
-  id: z.string(),
-  source_currency: z.string(),
-  destination_currency: z.string(),
-  source_amount: decimal,
-  destination_amount: decimal,
-  rate: decimal,
-  fee_amount: decimal,
-  fee_currency: z.string(),
-  pair: z.string(),
-  side: z.enum(['buy', 'sell']),
-  price: decimal,
-  expires_at: timestamp,
-  created_at: timestamp,
-  used_at: timestamp.nullable(),
-  used_by: z.string().nullable(),
-}) satisfies z.ZodType<QuoteRecord>
 
 export const AccountDataSchema = z.object({
   account: AccountRecordDataSchema,

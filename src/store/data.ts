@@ -1,4 +1,4 @@
-import type { KeyRecord, OrderRecord, PaymentRecord, WalletRecord } from '../model/records.js'
+import type { KeyRecord, OrderFill, OrderRecord, PaymentRecord, WalletRecord } from '../model/records.js'
 import { restoreRng, type RngState } from '../rng.js'
 import type { AccountData, Data } from '../schemas/data-file.js'
 import { OrderIndex } from './order-index.js'
@@ -26,9 +26,10 @@ export const encodeOrder = (o: OrderRecord) => ({
   quote_units: String(o.quote_units),
   fee_units: String(o.fee_units),
   locked_units: String(o.locked_units),
-  fills: o.fills.map((f) => ({ ...f, amount: String(f.amount), fee: String(f.fee) })),
+  fills: o.fills.map(encodeFill),
   metadata: { ...o.metadata },
 })
+export const encodeFill = (f: OrderFill) => ({ ...f, amount: String(f.amount), fee: String(f.fee) })
 export const decodeOrder = (o: OrderData): OrderRecord => ({
   ...o,
   amount_units: BigInt(o.amount_units),

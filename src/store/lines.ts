@@ -22,7 +22,9 @@ const ChangeLineSchema = z.union([
 ])
 type ChangeLine = z.infer<typeof ChangeLineSchema>
 /** Journal lines only (journal-patches.ts). */
-const PatchLineSchema = z.object({ patch: z.enum(['wallet', 'payment']), account: z.string(), id: z.string(), value: z.record(z.string(), z.unknown()) }).strict()
+const PatchLineSchema = z
+  .object({ patch: z.enum(['wallet', 'payment', 'order']), account: z.string(), id: z.string(), value: z.record(z.string(), z.unknown()), append: z.record(z.string(), z.object({ at: z.number().int().min(0), entries: z.array(z.unknown()) }).strict()).optional() })
+  .strict()
 
 const RngSchema = z.tuple([z.number(), z.number(), z.number(), z.number()])
 const JournalLineSchema = z.object({ seq: z.number().int().min(1), changes: z.array(z.union([ChangeLineSchema, PatchLineSchema])), rng: z.record(z.string(), RngSchema).optional() }).strict()
@@ -119,10 +121,21 @@ function isPlainPatch(value: unknown): boolean {
   let keys = 0
   for (const key in patch) {
     keys++
-    if (key !== 'patch' && key !== 'account' && key !== 'id' && key !== 'value') return false
+    if (key !== 'patch' && key !== 'account' && key !== 'id' && key !== 'value' && key !== 'append') return false
   }
-  const fields = patch.value
-  return keys === 4 && (patch.patch === 'wallet' || patch.patch === 'payment') && typeof patch.account === 'string' && typeof patch.id === 'string' && fields !== null && typeof fields === 'object' && !Array.isArray(fields)
+  const isRecord = (field: unknown): field is Record<string, unknown> => field !== null && typeof field === 'object' && !Array.isArray(field)
+  const { append } = patch
+  if (append !== undefined && !(isRecord(append) && Object.values(append).every(isListTail))) return false
+  return keys === (append === undefined ? 4 : 5) && (patch.patch === 'wallet' || patch.patch === 'payment' || patch.patch === 'order') && typeof patch.account === 'string' && typeof patch.id === 'string' && isRecord(patch.value)
+}
+
+/** What a patch's `append` holds per list: `{"at": n, "entries": […]}`, nothing else. */
+function isListTail(value: unknown): boolean {
+  if (value === null || typeof value !== 'object') return false
+  const tail = value as Record<string, unknown>
+  let keys = 0
+  for (const _ in tail) keys++
+  return keys === 2 && Number.isInteger(tail.at) && (tail.at as number) >= 0 && Array.isArray(tail.entries)
 }
 
 /** A `put` of a known kind or an `append`, with nothing else in it (the strict objects of ChangeLineSchema). */

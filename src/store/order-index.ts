@@ -1,5 +1,6 @@
 import { FacetIndex } from './facet-index.js'
 import type { OrderRecord, OrderSide, OrderStatus } from '../model/records.js'
+import { RestingBook } from './resting-book.js'
 
 export interface OrderFilter {
   status?: OrderStatus
@@ -9,10 +10,13 @@ export interface OrderFilter {
 
 /**
  * One account's orders, indexed for every combination of the list's filters like its payments
- * (facet-index.ts), so a filtered page costs the page. `open()` is what a tick looks at.
+ * (facet-index.ts), so a filtered page costs the page; and the resting ones filed by limit price
+ * (`book`, resting-book.ts), which is what a tick looks at.
  */
 export class OrderIndex {
   private readonly byId = new Map<string, OrderRecord>()
+  /** The resting orders by pair, side and limit, and by expiry: what a price tick reaches. */
+  readonly book = new RestingBook()
   // Highest cardinality first (see FacetIndex): pairs, sides, statuses. Only the status changes.
   private readonly facets = new FacetIndex<OrderRecord>([{ key: (o) => o.pair }, { key: (o) => o.side }, { key: (o) => o.status }], (o) => o.seq)
 
@@ -40,18 +44,20 @@ export class OrderIndex {
     return [...open, ...partial].sort((a, b) => a.seq - b.seq)
   }
 
-  /** How many orders can still fill, without copying them. */
+  /** How many orders can still fill (those the book holds), without copying them. */
   openCount(): number {
-    return this.list({ status: 'open' }, 0, 0).total + this.list({ status: 'partially_filled' }, 0, 0).total
+    return this.book.size
   }
 
   add(order: OrderRecord): void {
     this.byId.set(order.id, order)
     this.facets.add(order)
+    this.book.sync(order)
   }
 
-  /** Call after changing `order.status` from `previous`. */
+  /** Call after changing the stored `order` in place (its status was `previous`). */
   statusChanged(order: OrderRecord, previous: OrderStatus): void {
+    this.book.sync(order)
     if (previous === order.status) return
     const keys = this.facets.keysOf(order)
     keys[STATUS] = previous

@@ -11,13 +11,36 @@ export function postingsToData(log: PostingsLog): TransactionData[] {
   return out
 }
 
+// The time last rendered and parsed: the transactions of one instant (every fill of a tick, two
+// transactions each) share it, and rendering or parsing a date is most of converting a transaction.
+let renderedAt = Number.NaN
+let renderedIso = ''
+let parsedIso = ''
+let parsedAt = Number.NaN
+
+function isoOf(at: number): string {
+  if (at !== renderedAt) {
+    renderedIso = new Date(at).toISOString()
+    renderedAt = at
+  }
+  return renderedIso
+}
+
+function timeOf(iso: string): number {
+  if (iso !== parsedIso) {
+    parsedAt = Date.parse(iso)
+    parsedIso = iso
+  }
+  return parsedAt
+}
+
 /** One transaction as the data file, a snapshot line and a journal `append` hold it. */
 export function transactionToData(tx: Pick<LedgerTransaction, 'cause' | 'ref' | 'at'> & { lines: readonly PostingLine[] }): TransactionData {
-  return { cause: tx.cause, ref: tx.ref, at: new Date(tx.at).toISOString(), lines: tx.lines.map((line) => ({ account: line.account, amount: String(line.amount) })) }
+  return { cause: tx.cause, ref: tx.ref, at: isoOf(tx.at), lines: tx.lines.map((line) => ({ account: line.account, amount: String(line.amount) })) }
 }
 
 export function appendTransactionData(log: PostingsLog, tx: TransactionData): void {
-  log.append(tx.cause, tx.ref, Date.parse(tx.at), tx.lines.map((line) => ({ account: line.account, amount: BigInt(line.amount) })))
+  log.append(tx.cause, tx.ref, timeOf(tx.at), tx.lines.map((line) => ({ account: line.account, amount: BigInt(line.amount) })))
 }
 
 /** The log of loaded data. */

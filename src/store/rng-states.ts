@@ -14,19 +14,24 @@ import type { AccountState } from './account-state.js'
  * are in no change set: a clean stop journals those positions last (`moved`), so that the next
  * start draws on from where this one stopped, not from ids already handed out.
  */
+const same = (a: RngState | undefined, b: RngState) => a !== undefined && a[0] === b[0] && a[1] === b[1] && a[2] === b[2] && a[3] === b[3]
+
 export function createRngJournal() {
-  const written = new Map<string, string>()
+  const written = new Map<string, RngState>()
   return {
     statesOf(accounts: ReadonlyMap<string, AccountState>, changes: ChangeSet): Record<string, RngState> {
       const states: Record<string, RngState> = {}
+      // A set's changes are nearly always one account's: its position is looked at once, not per change.
+      let previous: string | undefined
       for (const change of changes) {
         const id = change.op === 'replace' ? undefined : (change.account ?? (change.op === 'put' && change.kind === 'tenant' ? change.id : undefined))
+        if (id !== undefined && id === previous) continue
+        previous = id
         const account = id === undefined ? undefined : accounts.get(id)
         if (!account) continue
         const state = account.rng.state()
-        const key = state.join()
-        if (written.get(id!) === key) continue
-        written.set(id!, key)
+        if (same(written.get(id!), state)) continue
+        written.set(id!, state)
         states[id!] = state
       }
       return states
@@ -36,8 +41,8 @@ export function createRngJournal() {
       const states: Record<string, RngState> = {}
       for (const [id, account] of accounts) {
         const state = account.rng.state()
-        if (written.get(id) === state.join()) continue
-        written.set(id, state.join())
+        if (same(written.get(id), state)) continue
+        written.set(id, state)
         states[id] = state
       }
       return states

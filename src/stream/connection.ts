@@ -55,7 +55,7 @@ export function openConnection(socket: WebSocket, identity: Authenticated | unde
     const snapshot = ticker.subscribe(outbox, pairs)
     outbox.batch(() => {
       outbox.send({ type: 'subscribed', channel: 'prices', pairs })
-      pairs.forEach((pair, index) => outbox.sendPrice(pair, snapshot[index]!))
+      outbox.sendPrices(snapshot)
     })
     return undefined
   }

@@ -1,9 +1,11 @@
 import * as z from 'zod'
 import { ApiError, echo, type ErrorCode } from '../errors.js'
+import { orderJson, spliceJson } from '../events/order-json.js'
 import type { OrderNotification, WalletNotification } from '../model/events.js'
 import { parseOrThrow } from '../schemas/validate.js'
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../schemas/json-depth.js'
 import type { Quote } from '../market/pair-quotes.js'
+import { textFrame } from './frames.js'
 
 /**
  * The stream's wire format (CONTRACT.md sections 11 and 13): what a client may send, and the
@@ -96,12 +98,12 @@ export function parseClientMessage(data: Buffer | ArrayBuffer | Buffer[]): Parse
 
 export const isErrorFrame = (value: ParsedMessage | ErrorFrame): value is ErrorFrame => 'type' in value
 
-/** The shared, serialized frame of one quote: built once per pair and tick, sent to every subscriber. */
+/** The frame of one quote (`frames.ts`): built once per pair and tick, sent to every subscriber. */
 export const priceFrame = (quote: Quote): Buffer =>
-  Buffer.from(JSON.stringify({ type: 'price', channel: 'prices', pair: quote.pair, price: quote.price, bid: quote.bid, ask: quote.ask, timestamp: quote.timestamp }))
+  textFrame(JSON.stringify({ type: 'price', channel: 'prices', pair: quote.pair, price: quote.price, bid: quote.bid, ask: quote.ask, timestamp: quote.timestamp }))
 
 export const walletFrame = (notification: WalletNotification): Buffer =>
-  Buffer.from(
+  textFrame(
     JSON.stringify({
       type: 'wallet',
       channel: 'wallets',
@@ -112,5 +114,9 @@ export const walletFrame = (notification: WalletNotification): Buffer =>
     }),
   )
 
-export const orderFrame = (notification: OrderNotification): Buffer =>
-  Buffer.from(JSON.stringify({ type: 'order', channel: 'orders', event: notification.event, sequence: notification.sequence, data: notification.data, timestamp: notification.timestamp }))
+/** The order is written through `orderJson` (events/order-json.ts): its fills are not written anew for every event. */
+export const orderFrame = (notification: OrderNotification): Buffer => {
+  const frame = { type: 'order', channel: 'orders', event: notification.event, sequence: notification.sequence, data: notification.data, timestamp: notification.timestamp }
+  const { data } = notification
+  return textFrame(data !== null && typeof data === 'object' ? spliceJson(frame, 'data', orderJson(data as Record<string, unknown>)) : JSON.stringify(frame))
+}

@@ -1,5 +1,6 @@
 import type { Socket } from 'node:net'
 import type { WebSocket } from 'ws'
+import { textFrame } from './frames.js'
 
 /**
  * What the server sends to one client, with a bound on what it keeps for a client that does not read.
@@ -31,70 +32,92 @@ export interface OutboxStats {
   congested: boolean
 }
 
+/** Price frames for one client, built once and shared by every client with the same pairs. */
+export interface PriceBatch {
+  readonly pairs: readonly string[]
+  /** One frame per pair (`frames.ts`), in the order of `pairs`. */
+  readonly frames: readonly Buffer[]
+  /** The frames one after the other: what a client that keeps up is sent, in a single write. */
+  readonly joined: Buffer
+}
+
+export const priceBatch = (pairs: readonly string[], frames: readonly Buffer[]): PriceBatch => ({
+  pairs,
+  frames,
+  joined: frames.length === 1 ? frames[0]! : Buffer.concat(frames),
+})
+
 export interface Outbox {
-  sendPrice(pair: string, frame: Buffer): void
+  sendPrices(batch: PriceBatch): void
   /** Runs `send` with the socket corked, so that the frames it sends leave in one write. */
   batch(send: () => void): void
   /** Forgets a held price frame (the client unsubscribed from the pair). */
   dropPrice(pair: string): void
-  /** Wallet notifications and replies: never dropped, but bounded by `maxBufferedBytes`. */
-  send(frame: Buffer | object): void
+  /** Wallet notifications and replies, a message or a built frame: never dropped, but bounded by `maxBufferedBytes`. */
+  send(message: Buffer | object): void
   stats(): OutboxStats
 }
 
-const TEXT = { binary: false } as const
-
+/**
+ * Frames are written straight to the connection's TCP socket, whole (`frames.ts`): the same buffer
+ * goes to every client, and nothing is framed or copied per client. ws writes its own frames (pings,
+ * the close frame) to that socket synchronously too, as the stream negotiates no compression, so
+ * frames never interleave. `bufferedAmount` counts what waits in that socket either way.
+ */
 export function createOutbox(socket: WebSocket, limits: OutboxLimits): Outbox {
+  const raw = (socket as unknown as { _socket: Socket })._socket
   const held = new Map<string, Buffer>()
   let congested = false
   let droppedPrices = 0
+  const open = () => socket.readyState === socket.OPEN && !raw.destroyed
 
   /** Runs when a frame written while congested has left the process: everything before it has too. */
-  const onFlushed = (error?: Error) => {
-    if (error || !congested || socket.readyState !== socket.OPEN) return
+  const onFlushed = (error?: Error | null) => {
+    if (error || !congested || !open()) return
     if (socket.bufferedAmount > limits.highWaterBytes) return
     congested = false
     const frames = [...held.values()]
     held.clear()
-    for (const frame of frames) write(frame)
+    if (frames.length > 0) write(Buffer.concat(frames))
   }
 
-  function write(frame: Buffer): void {
-    if (socket.bufferedAmount + frame.length > limits.highWaterBytes) {
-      // This frame is the one to watch: its callback tells when the buffer has drained.
+  function write(frames: Buffer): void {
+    if (socket.bufferedAmount + frames.length > limits.highWaterBytes) {
+      // This write is the one to watch: its callback tells when the buffer has drained.
       congested = true
-      socket.send(frame, TEXT, onFlushed)
+      raw.write(frames, onFlushed)
     } else {
-      socket.send(frame, TEXT)
+      raw.write(frames)
     }
   }
 
   return {
-    sendPrice(pair, frame) {
-      if (socket.readyState !== socket.OPEN) return
-      if (congested) {
-        if (held.has(pair)) droppedPrices++
-        held.set(pair, frame)
+    sendPrices(batch) {
+      if (!open()) return
+      if (!congested) {
+        write(batch.joined)
         return
       }
-      write(frame)
+      batch.pairs.forEach((pair, index) => {
+        if (held.has(pair)) droppedPrices++
+        held.set(pair, batch.frames[index]!)
+      })
     },
     batch(send) {
-      // ws has no public cork; its socket is a net.Socket, whose cork() nests with ws's own.
-      const raw = (socket as unknown as { _socket?: Socket })._socket
-      raw?.cork()
+      // cork() nests with ws's own.
+      raw.cork()
       try {
         send()
       } finally {
-        raw?.uncork()
+        raw.uncork()
       }
     },
     dropPrice(pair) {
       held.delete(pair)
     },
     send(message) {
-      if (socket.readyState !== socket.OPEN) return
-      const frame = Buffer.isBuffer(message) ? message : Buffer.from(JSON.stringify(message))
+      if (!open()) return
+      const frame = Buffer.isBuffer(message) ? message : textFrame(JSON.stringify(message))
       if (socket.bufferedAmount + frame.length > limits.maxBufferedBytes) {
         held.clear()
         socket.close(CLOSE_TOO_SLOW, 'Client too slow: it stopped reading the stream')

@@ -1,6 +1,7 @@
 import { monotonicMs, type Clock, type TimerHandle } from '../clock.js'
 import { priceFrame } from './messages.js'
-import type { Outbox } from './outbox.js'
+import { priceBatch, type Outbox, type PriceBatch } from './outbox.js'
+import { createPriceGroups } from './price-groups.js'
 import type { PriceModel } from '../market/prices.js'
 
 /** Lets a reset that cancels by tag leave the ticker alone, and shows what the timer is. */
@@ -19,13 +20,14 @@ export type TickHook = (at: number) => void
  * drives them: each tick is a clock timer that runs at its own time, in order with everything else
  * due, so an advance of 3 s sends three ticks per pair, each with its own timestamp. Of one advance
  * only the last 600 ticks are sent; earlier ones run only when a tick hook needs them, and are
- * skipped otherwise, so advancing by a year stays fast. Each pair's quote is computed and serialized
- * once per tick and the same frame goes to every subscriber. The timer only exists while someone
+ * skipped otherwise, so advancing by a year stays fast. Each pair's quote is computed and framed
+ * once per tick, and subscribers with the same pairs share one buffer of the tick's frames, written
+ * as it is to each of them (`price-groups.ts`, `outbox.ts`). The timer only exists while someone
  * listens (a subscriber or a hook).
  */
 export interface PriceTicker {
-  /** Adds pairs to a subscriber and returns the snapshot frames (the quotes now) to send it. */
-  subscribe(subscriber: Outbox, pairs: readonly string[]): Buffer[]
+  /** Adds pairs to a subscriber and returns the snapshot (the quotes now, in the order asked) to send it. */
+  subscribe(subscriber: Outbox, pairs: readonly string[]): PriceBatch
   unsubscribe(subscriber: Outbox, pairs: readonly string[]): void
   /** Pairs the subscriber listens to, in fixture order. */
   pairsOf(subscriber: Outbox): string[]
@@ -51,7 +53,7 @@ export interface TickerStats {
 
 export function createPriceTicker(deps: { clock: Clock; model: PriceModel; intervalMs: number }): PriceTicker {
   const { clock, model, intervalMs } = deps
-  const pairsBySubscriber = new Map<Outbox, Set<string>>()
+  const groups = createPriceGroups(model.pairs)
   /** How many subscribers each pair has: a tick computes only the pairs someone listens to. */
   const listenerCount = new Map<string, number>(model.pairs.map((pair) => [pair, 0]))
   let subscriptions = 0
@@ -101,11 +103,9 @@ export function createPriceTicker(deps: { clock: Clock; model: PriceModel; inter
     for (const pair of model.pairs) {
       if (listenerCount.get(pair)! > 0) frames.set(pair, priceFrame(model.quote(pair, at)))
     }
-    // One subscriber at a time, so that its frames of this tick leave in a single write.
-    for (const [subscriber, pairs] of pairsBySubscriber) {
-      subscriber.batch(() => {
-        for (const [pair, frame] of frames) if (pairs.has(pair)) subscriber.sendPrice(pair, frame)
-      })
+    for (const group of groups.all()) {
+      const batch = priceBatch(group.pairs, group.pairs.map((pair) => frames.get(pair)!))
+      for (const subscriber of group.members) subscriber.sendPrices(batch)
     }
   }
 
@@ -118,29 +118,19 @@ export function createPriceTicker(deps: { clock: Clock; model: PriceModel; inter
   return {
     subscribe(subscriber, pairs) {
       const now = clock.now()
-      const frames: Buffer[] = []
-      let subscribed = pairsBySubscriber.get(subscriber)
-      if (!subscribed) pairsBySubscriber.set(subscriber, (subscribed = new Set()))
-      for (const pair of pairs) {
-        if (!subscribed.has(pair)) {
-          subscribed.add(pair)
-          listenerCount.set(pair, listenerCount.get(pair)! + 1)
-          subscriptions++
-        }
-        frames.push(priceFrame(model.quote(pair, now)))
+      for (const pair of groups.add(subscriber, pairs)) {
+        listenerCount.set(pair, listenerCount.get(pair)! + 1)
+        subscriptions++
       }
       arm()
-      return frames
+      return priceBatch(pairs, pairs.map((pair) => priceFrame(model.quote(pair, now))))
     },
     unsubscribe(subscriber, pairs) {
-      const subscribed = pairsBySubscriber.get(subscriber)
-      for (const pair of pairs) {
-        subscriber.dropPrice(pair)
-        if (!subscribed?.delete(pair)) continue
+      for (const pair of pairs) subscriber.dropPrice(pair)
+      for (const pair of groups.remove(subscriber, pairs)) {
         listenerCount.set(pair, listenerCount.get(pair)! - 1)
         subscriptions--
       }
-      if (subscribed?.size === 0) pairsBySubscriber.delete(subscriber)
       cancelIfIdle()
     },
     onTick(hook) {
@@ -151,7 +141,7 @@ export function createPriceTicker(deps: { clock: Clock; model: PriceModel; inter
         cancelIfIdle()
       }
     },
-    pairsOf: (subscriber) => model.pairs.filter((pair) => pairsBySubscriber.get(subscriber)?.has(pair)),
+    pairsOf: (subscriber) => [...groups.pairsOf(subscriber)],
     repair() {
       // A timer more than one interval overdue did not run: someone cancelled it.
       if (timer && clock.now() > timer.dueAt + intervalMs) timer = undefined
@@ -168,7 +158,7 @@ export function createPriceTicker(deps: { clock: Clock; model: PriceModel; inter
       closed = true
       if (timer) clock.cancel(timer)
       timer = undefined
-      pairsBySubscriber.clear()
+      groups.clear()
       for (const pair of model.pairs) listenerCount.set(pair, 0)
       subscriptions = 0
     },

@@ -40,7 +40,15 @@ export function createWalletFeed(bus: Bus): WalletFeed {
       subscriber.send(frame)
     }
   }
-  bus.on('wallet', onWallet)
+  // On the bus only while someone subscribes: the ledger presents a wallet for its notification only
+  // when something listens (publisher.ts), and every fill of an order moves two wallets.
+  let listening = false
+  function listen(wanted: boolean): void {
+    if (wanted === listening) return
+    listening = wanted
+    if (wanted) bus.on('wallet', onWallet)
+    else bus.off('wallet', onWallet)
+  }
 
   function drop(subscriber: Outbox): void {
     const sub = bySubscriber.get(subscriber)
@@ -49,6 +57,7 @@ export function createWalletFeed(bus: Bus): WalletFeed {
     const subscribers = byAccount.get(sub.accountId)!
     subscribers.delete(subscriber)
     if (subscribers.size === 0) byAccount.delete(sub.accountId)
+    listen(bySubscriber.size > 0)
   }
 
   return {
@@ -59,6 +68,7 @@ export function createWalletFeed(bus: Bus): WalletFeed {
         bySubscriber.set(subscriber, sub)
         if (!byAccount.has(accountId)) byAccount.set(accountId, new Map())
         byAccount.get(accountId)!.set(subscriber, sub)
+        listen(true)
       }
       if (walletIds === undefined) {
         sub.all = true
@@ -81,7 +91,7 @@ export function createWalletFeed(bus: Bus): WalletFeed {
       if (!sub.all && sub.ids.size === 0) drop(subscriber)
     },
     close() {
-      bus.off('wallet', onWallet)
+      listen(false)
       byAccount.clear()
       bySubscriber.clear()
     },

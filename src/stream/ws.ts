@@ -83,6 +83,7 @@ export function createStreamServer(deps: StreamDeps, overrides: Partial<StreamOp
     noServer: true,
     clientTracking: false,
     maxPayload: MAX_INCOMING_FRAME,
+    // Frames are built once and written as they are to every client (outbox.ts); compression would be per client.
     perMessageDeflate: false,
     // Echoing the key's subprotocol is what makes browsers accept the connection.
     handleProtocols: (protocols) => [...protocols].find((protocol) => protocol.startsWith(BEARER_PROTOCOL_PREFIX)) ?? false,

@@ -1,64 +1,36 @@
-import { execFileSync, spawn, type ChildProcess } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { fileURLToPath } from 'node:url'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { buildIfNeeded, killAll, launch, runToExit, type CliProcess } from '../helpers/cli-process.js'
 import { startTestSandbox } from '../helpers/start-test-sandbox.js'
 
 /** The real command line: `node bin/wallet-sandbox.js`, on port 0, as a user starts it. */
 
-const ROOT = fileURLToPath(new URL('../..', import.meta.url))
-const BIN = join(ROOT, 'bin/wallet-sandbox.js')
 const KEY = 'sk_test_sandbox_default_key'
 const EVM = '0x52908400098527886E0F7030069857D2E4169EE7'
 
-/** Environment without any WALLET_SANDBOX_* variable of the developer's shell. */
-function cleanEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('WALLET_SANDBOX_')))
-  return { ...env, ...extra }
-}
-
-interface Running {
-  child: ChildProcess
+interface Running extends CliProcess {
   url: string
-  stdout: () => string
-  stderr: () => string
-  exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>
 }
 
-const running = new Set<ChildProcess>()
 let tempDir: string
 
 beforeAll(() => {
-  execFileSync(process.execPath, ['scripts/build-if-needed.mjs'], { cwd: ROOT, stdio: 'inherit' })
+  buildIfNeeded()
   tempDir = mkdtempSync(join(tmpdir(), 'wallet-sandbox-cli-'))
 }, 180_000)
 
-afterEach(() => {
-  for (const child of running) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL')
-  running.clear()
-})
+afterEach(killAll)
 
 afterAll(() => {
   rmSync(tempDir, { recursive: true, force: true })
 })
 
-function launch(args: string[], env: Record<string, string> = {}) {
-  const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: cleanEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
-  running.add(child)
-  let stdout = ''
-  let stderr = ''
-  child.stdout!.on('data', (chunk) => (stdout += chunk))
-  child.stderr!.on('data', (chunk) => (stderr += chunk))
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })))
-  return { child, exited, stdout: () => stdout, stderr: () => stderr }
-}
-
 /** Starts the CLI and resolves once its whole banner is out, with the URL it listens on. */
 async function start(args: string[], env: Record<string, string> = {}): Promise<Running> {
-  const proc = launch(['--port', '0', ...args], env)
+  const proc = launch(['--port', '0', ...args], { env })
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`no banner within 15 s:\n${proc.stdout()}\n${proc.stderr()}`)), 15_000)
     const check = () => {
@@ -77,15 +49,6 @@ async function start(args: string[], env: Record<string, string> = {}): Promise<
     })
   })
   return { ...proc, url }
-}
-
-/** Runs the CLI to its end (it is expected to stop by itself). */
-async function runToExit(args: string[], env: Record<string, string> = {}) {
-  const proc = launch(args, env)
-  const timer = setTimeout(() => proc.child.kill('SIGKILL'), 15_000)
-  const { code } = await proc.exited
-  clearTimeout(timer)
-  return { code, stdout: proc.stdout(), stderr: proc.stderr() }
 }
 
 async function api(base: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
@@ -168,7 +131,7 @@ describe('start-up', () => {
     [[], { WALLET_SANDBOX_SIGNING_SECRET: 'not base64!' }, '--signing-secret', 'WALLET_SANDBOX_SIGNING_SECRET'],
     [['--signature-max-age', '5 minutes'], {}, '--signature-max-age', 'WALLET_SANDBOX_SIGNATURE_MAX_AGE'],
   ])('invalid configuration %j %j exits 1 with a clear message', async (args, env, flag, variable) => {
-    const { code, stderr } = await runToExit(args as string[], env as Record<string, string>)
+    const { code, stderr } = await runToExit(args as string[], { env: env as Record<string, string> })
     expect(code).toBe(1)
     expect(stderr).toContain('Invalid configuration')
     expect(stderr).toContain(flag)

@@ -202,12 +202,18 @@ describe('the dashboard’s lists in Chromium', () => {
 
     const page = await browser.open(sb.url, { viewport: { width: 375, height: 800 } })
     await ready(page)
-    for (const list of ['payments', 'payouts', 'orders', 'settlements', 'endpoints', 'deliveries', 'whitelist', 'outcomes', 'faults', 'requests']) {
+    for (const list of ['payments', 'payouts', 'orders', 'settlements', 'events', 'endpoints', 'deliveries', 'whitelist', 'outcomes', 'faults', 'requests']) {
       await page.locator(`#${list} tbody tr[data-id]`).first().waitFor({ timeout: 5000 })
     }
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375)
     await page.locator('[data-pager="wallets"]').getByRole('button', { name: 'Next' }).click()
     await expect.poll(() => rowCount(page, 'wallets'), WAIT).toBe(4)
     expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375)
+    // An event's JSON wraps too.
+    await page.locator('#events tbody tr[data-id]').first().click()
+    const json = page.locator('#events tr.event-json pre')
+    await json.waitFor({ timeout: 5000 })
+    expect(await page.evaluate('document.documentElement.scrollWidth')).toBeLessThanOrEqual(375)
+    expect(await json.evaluate((pre) => pre.scrollWidth - pre.clientWidth)).toBe(0)
   })
 })

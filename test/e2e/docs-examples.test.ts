@@ -43,6 +43,25 @@ describe('docs/control-api.md: reading an account’s balances', () => {
   })
 })
 
+describe('docs/control-api.md: events without a receiver', () => {
+  let sb: TestSandbox
+  beforeAll(async () => {
+    sb = await startTestSandbox({ seed: DEFAULT_SEED })
+  })
+  afterAll(() => sb.close())
+
+  it('answers the failure the page waits for, with the payment as it failed', async () => {
+    const [example] = shellBlocks(page('control-api.md')).filter((block) => block.includes('/_sandbox/events'))
+    const treasury = await institutionalWallet(sb, 'polygon', 'USDC')
+    const payment = (await sb.api.post('/v1/payments').set(sb.auth()).send({ amount: '1.00', currency: 'USDC', source_wallet: treasury.id, recipient: '0x52908400098527886E0F7030069857D2E4169EE7' }).expect(201)).body.data
+    // The page waits first; the failure comes while it waits.
+    const output = runShell(example!.replace('pay_…', payment.id), sb.url, ROOT)
+    await sb.api.post(`/_sandbox/payments/${payment.id}/fail`).send({}).expect(200)
+    expect(shownAnswers(example!)).toHaveLength(1)
+    expect(missingAnswers(await output, shownAnswers(example!))).toEqual([])
+  })
+})
+
 describe('docs/rest-api.md: a body nested too deep', () => {
   let sb: TestSandbox
   beforeAll(async () => {

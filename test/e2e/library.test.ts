@@ -18,6 +18,7 @@ const PAGE = 'docs/library.md'
 const SHOWN = [
   ['ts', 'test/e2e/fixtures/library-example/global-setup.ts'],
   ['ts', 'test/e2e/fixtures/library-example/payments.example.ts'],
+  ['ts', 'test/e2e/fixtures/library-example/events.example.ts'],
   ['js', 'test/e2e/fixtures/commonjs-example/sandbox.cjs'],
 ] as const
 
@@ -36,6 +37,6 @@ describe('the library examples', () => {
       env: { ...env, NO_COLOR: '1' },
     }).catch((error) => ({ stdout: String(error.stdout), stderr: String(error.stderr), failed: true }))
     expect(result, `${result.stdout}\n${result.stderr}`).not.toHaveProperty('failed')
-    expect(result.stdout).toMatch(/Tests\s+2 passed \(2\)/)
+    expect(result.stdout).toMatch(/Tests\s+4 passed \(4\)/)
   }, 60_000)
 })

@@ -79,6 +79,16 @@ describe('stream: connecting', () => {
     expect(c.ws.protocol).toBe(`bearer.${DEFAULT_KEY}`)
   })
 
+  it('negotiates no compression when the client offers it, as ticks are framed once for every client', async () => {
+    const sb = await sandbox()
+    const c = await client(streamUrl(sb.url), { perMessageDeflate: true })
+    await subscribePrices(c, ['ETH/USD', 'SOL/USD'])
+    await sb.sandbox.clock.advance(1000)
+    await settle()
+    expect(prices(await c.drain()).map((m) => m.pair)).toEqual(['ETH/USD', 'SOL/USD'])
+    expect(c.ws.extensions).toBe('')
+  })
+
   it.each([
     ['an unknown key', bearer('sk_nonsense'), 401, 'api_key_invalid'],
     ['a live key', bearer('sk_live_abcdefgh12345'), 401, 'live_key_in_sandbox'],

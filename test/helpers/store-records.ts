@@ -1,6 +1,6 @@
 import { put, type Change } from '../../src/store/changes.js'
 import { accountFromData } from '../../src/store/data.js'
-import type { PaymentRecord, WalletRecord } from '../../src/model/records.js'
+import type { OrderRecord, PaymentRecord, WalletRecord } from '../../src/model/records.js'
 
 /** Small records for store tests, built directly (no fixtures, no services). */
 
@@ -22,6 +22,13 @@ export const payment = (seq: number, source: string, units = 1n): PaymentRecord 
   id: `pay_${String(seq).padStart(24, '0')}`, seq, amount_units: units, amount: `0.${String(units).padStart(6, '0')}`, currency: 'USDC', network: 'polygon',
   status: 'pending', source, destination: '0x52908400098527886E0F7030069857D2E4169EE7', destination_type: 'address', description: null, metadata: {},
   tx_hash: null, failure_code: null, failure_message: null, payout_id: null, created_at: AT, updated_at: AT, completed_at: null, plan: null,
+})
+
+export const order = (seq: number, base: string, quote: string): OrderRecord => ({
+  id: `ord_${String(seq).padStart(24, '0')}`, seq, pair: 'ETH/USDC', base: 'ETH', quote: 'USDC', side: 'buy', type: 'limit', status: 'open', time_in_force: 'gtc',
+  amount_units: 10n ** 20n, filled_units: 0n, limit_price: '3000.00', expires_at: null, base_wallet: base, quote_wallet: quote, base_decimals: 18, quote_decimals: 6,
+  quote_id: null, fee_bps: 10, quote_num: 0n, quote_units: 0n, fee_units: 0n, locked_units: 300_300_000_000n, fills: [], reject_reason: null, metadata: {},
+  created_at: AT, updated_at: AT, completed_at: null,
 })
 
 /** A payment created from a wallet: the payment and the wallet with its amount locked, in one change set. */

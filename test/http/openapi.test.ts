@@ -211,14 +211,15 @@ describe('the document works in the common tools (CONTRACT.md section 14)', () =
     expect(doc.components.schemas!.Fault).toMatchObject({ properties: { latency_ms: { anyOf: [{ anyOf: [{ type: 'integer' }, { type: 'array', items: { type: 'integer' }, minItems: 2, maxItems: 2 }] }, { type: 'null' }] } } })
   })
 
-  it('gives every timestamp format date-time', () => {
-    const timestamps = everyNode(doc.components.schemas).filter(({ path }) => !path.startsWith('/SandboxSnapshot/properties/accounts')).flatMap(({ path, node }) =>
+  it('gives every timestamp anywhere in the document format date-time (the snapshot and restore bodies included)', () => {
+    const timestamps = everyNode(doc).flatMap(({ path, node }) =>
       Object.entries((node.properties ?? {}) as Record<string, Record<string, unknown>>)
         .filter(([name]) => /(_at|^at|^now|^timestamp)$/.test(name))
         .map(([name, schema]) => ({ where: `${path}/${name}`, schema: resolveProperty(schema) })),
     )
-    expect(timestamps.length).toBeGreaterThan(20)
-    for (const { where, schema } of timestamps) expect(schema.format, where).toBe('date-time')
+    expect(timestamps.length).toBeGreaterThan(100)
+    expect(timestamps.map(({ where }) => where)).toContain('/components/schemas/SandboxSnapshot/properties/accounts/items/properties/payments/items/completed_at')
+    expect(timestamps.filter(({ schema }) => schema.format !== 'date-time').map(({ where, schema }) => `${where}: ${JSON.stringify(schema)}`)).toEqual([])
   })
 
   it('makes closed sets enums in answers: currency, network, status, failure codes, event types', () => {
@@ -248,14 +249,26 @@ describe('the document works in the common tools (CONTRACT.md section 14)', () =
     expect(createWallet.content['application/json']!.schema.properties.type).toMatchObject({ default: 'user' })
   })
 
-  it('types limit and offset of every list as integers with their bounds and defaults', () => {
-    const lists = sb.sandbox.routes.filter((route) => route.list)
+  it('types limit and offset of every paged list as integers with their bounds and defaults', () => {
+    const lists = sb.sandbox.routes.filter((route) => route.list === true)
     expect(lists.length).toBeGreaterThan(5)
     for (const route of lists) {
       const parameters = doc.paths[route.path]![route.method]!.parameters as Array<{ name: string; required: boolean; schema: unknown }>
       expect(parameters.find((parameter) => parameter.name === 'limit'), route.operationId).toMatchObject({ required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } })
       expect(parameters.find((parameter) => parameter.name === 'offset'), route.operationId).toMatchObject({ required: false, schema: { type: 'integer', minimum: 0, default: 0 } })
     }
+  })
+
+  it('describes the event log as a list read from a cursor, each item one of the webhook events', () => {
+    const operation = doc.paths['/_sandbox/events']!.get!
+    const parameters = operation.parameters as Array<{ name: string; required: boolean; schema: Record<string, unknown> }>
+    expect(parameters.map((parameter) => parameter.name)).toEqual(['api_key', 'account_id', 'type', 'object_id', 'after', 'limit', 'wait'])
+    expect(parameters.find((parameter) => parameter.name === 'limit')).toMatchObject({ required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 100 } })
+    expect(parameters.find((parameter) => parameter.name === 'wait')).toMatchObject({ required: false, schema: { type: 'integer', minimum: 0, maximum: 30000, default: 0 } })
+    const schema = response(operation, '200').content!['application/json']!.schema as { properties: Record<string, { items?: { $ref: string } }>; required: string[] }
+    expect(schema.required).toEqual(['data', 'has_more', 'dropped', 'request_id'])
+    const event = doc.components.schemas![schema.properties.data!.items!.$ref.split('/').pop()!] as { oneOf?: Array<{ $ref: string }>; anyOf?: Array<{ $ref: string }> }
+    expect((event.oneOf ?? event.anyOf)!.map((member) => member.$ref)).toContain('#/components/schemas/PaymentFailedEvent')
   })
 
   it('describes every event type in the webhooks section, with the Standard Webhooks headers', () => {

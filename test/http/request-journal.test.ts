@@ -35,8 +35,36 @@ describe('GET /_sandbox/requests', () => {
       replayed: false,
       fault: null,
       at: '2026-01-01T00:00:00.000Z',
+      request_body: JSON.stringify({ amount: '1.00', currency: 'USDC', source_wallet: source.id, recipient: EVM }),
+      response_body: JSON.stringify(created.body),
     })
-    expect(body.data[1]).toMatchObject({ method: 'GET', path: '/v1/wallets', query: 'type=institutional&network=polygon&currency=USDC', status: 200 })
+    expect(body.data[1]).toMatchObject({ method: 'GET', path: '/v1/wallets', query: 'type=institutional&network=polygon&currency=USDC', status: 200, request_body: null })
+    expect(JSON.parse(body.data[1].response_body).data[0]).toMatchObject({ id: source.id })
+  })
+
+  it('keeps bodies to their first 4,096 characters, and answers an idempotent replay\'s body too', async () => {
+    sb = await startTestSandbox()
+    const long = 'x'.repeat(5000)
+    await sb.api.post('/v1/wallets').set(sb.auth()).send({ name: long, currency: 'USDC', network: 'solana' }).expect(400)
+    const [refused] = (await journal()).data
+    expect(refused.request_body).toHaveLength(4096)
+    expect(refused.request_body.startsWith('{"name":"xxx')).toBe(true)
+    expect(JSON.parse(refused.response_body).error.code).toBe('parameter_invalid')
+
+    const source = await institutionalWallet(sb, 'polygon', 'USDC')
+    const send = () => sb.api.post('/v1/payments').set(sb.auth()).set('Idempotency-Key', 'k').send({ amount: '1.00', currency: 'USDC', source_wallet: source.id, recipient: EVM }).expect(201)
+    const first = await send()
+    await send()
+    const [replay] = (await journal()).data
+    expect(replay).toMatchObject({ replayed: true, response_body: JSON.stringify(first.body) })
+  })
+
+  it('keeps the first 4,096 characters of an answer sent as bytes, the OpenAPI document\'s', async () => {
+    sb = await startTestSandbox()
+    const document = await sb.api.get('/v1/openapi.json').expect(200)
+    const [entry] = (await journal()).data
+    expect(entry).toMatchObject({ method: 'GET', path: '/v1/openapi.json', status: 200, request_body: null })
+    expect(entry.response_body).toBe(document.text.slice(0, 4096))
   })
 
   it('includes requests that failed authentication or found no route, and leaves out the control API', async () => {

@@ -47,6 +47,26 @@ describe('GET /_sandbox/snapshot and POST /_sandbox/restore', () => {
     expect(again.accounts[0].rng_state).not.toEqual(state.accounts[0].rng_state)
   })
 
+  it('holds an idempotency record\'s expiry as a timestamp, and restores the older form in ms since the epoch', async () => {
+    sb = await startTestSandbox()
+    const wallet = await institutionalWallet(sb, 'polygon', 'USDC')
+    const body = { amount: '1.00', currency: 'USDC', source_wallet: wallet.id, recipient: EXTERNAL }
+    const first = await sb.api.post('/v1/payments').set(sb.auth()).set('Idempotency-Key', 'k-1').send(body).expect(201)
+    const taken = await snapshot()
+    const [record] = taken.accounts[0].idempotency
+    expect(record).toMatchObject({ created_at: '2026-01-01T00:00:00.000Z', expires_at: '2026-01-02T00:00:00.000Z' })
+
+    taken.accounts[0].idempotency = [{ ...record, expires_at: Date.parse(record.expires_at) }]
+    await sb.api.post('/_sandbox/restore').send(taken).expect(200)
+    expect((await snapshot()).accounts[0].idempotency[0].expires_at).toBe('2026-01-02T00:00:00.000Z')
+    const replay = await sb.api.post('/v1/payments').set(sb.auth()).set('Idempotency-Key', 'k-1').send(body).expect(201)
+    expect(replay.body.data.id).toBe(first.body.data.id)
+    // It still expires after its 24 hours.
+    await sb.sandbox.clock.advance(24 * 3600_000)
+    const fresh = await sb.api.post('/v1/payments').set(sb.auth()).set('Idempotency-Key', 'k-1').send(body).expect(201)
+    expect(fresh.body.data.id).not.toBe(first.body.data.id)
+  })
+
   it('never reuses an id after a restore, and stays deterministic', async () => {
     const run = async () => {
       sb = await startTestSandbox({ settle: 'instant' })

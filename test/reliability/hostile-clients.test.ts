@@ -1,6 +1,6 @@
 import { connect, type Socket } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { MAX_PIPELINED } from '../../src/http/app.js'
+import { MAX_PIPELINED } from '../../src/http/pipelining.js'
 import { DEFAULT_KEY, institutionalWallet, startTestSandbox, type TestSandbox } from '../helpers/start-test-sandbox.js'
 import { startWebhookReceiver } from '../helpers/webhook-receiver.js'
 
@@ -44,6 +44,26 @@ function parseAnswer(raw: string) {
 const otherClientIsServed = async () => {
   const res = await sb!.api.get('/v1/wallets?limit=1').set(sb!.auth())
   expect(res.status).toBe(200)
+}
+
+/** Wallets with about 25 KB of metadata each: a page of 40 of them is a 1 MB answer. */
+async function createBigWallets(count: number) {
+  const metadata = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, 'm'.repeat(500)]))
+  await Promise.all(Array.from({ length: count }, (_, i) => sb!.api.post('/v1/wallets').set(sb!.auth()).send({ name: `big ${i}`, currency: 'USDC', network: 'polygon', metadata }).expect(201)))
+}
+
+/**
+ * Never reading, a client only notices the server closing its connection when it writes: blank
+ * lines, which HTTP allows between requests, until a write fails.
+ */
+function closedByServer(socket: Socket): Promise<void> {
+  return new Promise((resolve) => {
+    const poke = setInterval(() => socket.write('\r\n'), 100)
+    socket.once('close', () => {
+      clearInterval(poke)
+      resolve()
+    })
+  })
 }
 
 const paymentsMade = async () => (await sb!.api.get('/v1/payments?limit=1').set(sb!.auth()).expect(200)).body.pagination.total
@@ -99,9 +119,8 @@ describe('clients that do not read', () => {
   it('answers left unread are dropped with the connection after --send-timeout, and others are served meanwhile', async () => {
     // Only the send deadline is short: no other deadline can close these connections within the test's time.
     sb = await startTestSandbox({ sendTimeout: 300, headersTimeout: 100_000, requestTimeout: 100_000 })
-    // Answers of about 1 MB (40 wallets with 25 KB of metadata each), more than the socket buffers take.
-    const metadata = Object.fromEntries(Array.from({ length: 50 }, (_, i) => [`k${i}`, 'm'.repeat(500)]))
-    await Promise.all(Array.from({ length: 40 }, (_, i) => sb!.api.post('/v1/wallets').set(sb!.auth()).send({ name: `big ${i}`, currency: 'USDC', network: 'polygon', metadata }).expect(201)))
+    // Answers of about 1 MB, more than the socket buffers take.
+    await createBigWallets(40)
     const readers: Socket[] = []
     for (let i = 0; i < 3; i++) {
       const socket = await open()
@@ -110,18 +129,38 @@ describe('clients that do not read', () => {
       readers.push(socket)
     }
     await otherClientIsServed()
-    // Never reading, a client only notices the server closing its connection when it writes: blank
-    // lines, which HTTP allows between requests, until a write fails. Without --send-timeout the
-    // server would hold these connections, and their answers, for as long as the client liked.
-    const cut = await Promise.all(readers.map((socket) => new Promise<boolean>((resolve) => {
-      const poke = setInterval(() => socket.write('\r\n'), 100)
-      socket.once('close', () => {
-        clearInterval(poke)
-        resolve(true)
-      })
-    })))
-    expect(cut).toEqual([true, true, true])
+    // Without --send-timeout the server would hold these connections, and their answers, for as long as the client liked.
+    await Promise.all(readers.map(closedByServer))
     await otherClientIsServed()
+  }, 60_000)
+
+  it('a pipelined request runs only once the answers before it have gone out: behind answers never read, a POST is never run', async () => {
+    sb = await startTestSandbox({ sendTimeout: 300, headersTimeout: 100_000, requestTimeout: 100_000 })
+    await createBigWallets(60)
+    const bigAnswers = `GET /v1/wallets?limit=100 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${DEFAULT_KEY}\r\n\r\n`.repeat(MAX_PIPELINED - 1)
+    const post = (name: string) => {
+      const body = JSON.stringify({ name, currency: 'USDC', network: 'polygon' })
+      return `POST /v1/wallets HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${DEFAULT_KEY}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`
+    }
+    const walletCount = async () => (await sb!.api.get('/v1/wallets?limit=1').set(sb!.auth()).expect(200)).body.pagination.total as number
+    const before = await walletCount()
+
+    // Seven answers of 1.5 MB, far more than the system's socket buffers take, then a POST.
+    const stalled = await open()
+    stalled.pause()
+    stalled.write(bigAnswers + post('behind unread answers'))
+    await otherClientIsServed()
+    expect(await walletCount()).toBe(before)
+    await closedByServer(stalled)
+    expect(await walletCount()).toBe(before)
+
+    // The same requests from a client that reads: every answer, in order, the POST's last.
+    const reader = await open()
+    const raw = untilClosed(reader)
+    reader.write(bigAnswers + post('read in turn'))
+    const statuses = [...(await raw).matchAll(/HTTP\/1\.1 (\d{3})/g)].map((match) => Number(match[1]))
+    expect(statuses).toEqual([...Array.from({ length: MAX_PIPELINED - 1 }, () => 200), 201])
+    expect(await walletCount()).toBe(before + 1)
   }, 60_000)
 })
 

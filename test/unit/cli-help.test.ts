@@ -47,9 +47,35 @@ describe('--help', () => {
     expect(DEFAULTS.fixtures).toMatch(/fixtures\/?$/)
   })
 
+  it.each(KEYS)('says the default of %s once', (key) => {
+    const entry = helpEntries().get(`--${flagName(key)}`)!
+    expect(entry.match(/default:/g), entry).toHaveLength(1)
+  })
+
   it('says what an unset setting means', () => {
     expect(shownDefaultOf('dataFile')).toBe('in memory')
     expect(shownDefaultOf('webhookRetries')).toBe('5s,30s,2m,10m,1h')
     expect(shownDefaultOf('lenient')).toBe('off')
+  })
+})
+
+describe('--help of each command', () => {
+  it.each(['exec', 'trigger', 'listen', 'tail'])('%s says what it does and shows examples', (name) => {
+    const command = buildProgram(async () => {}).commands.find((candidate) => candidate.name() === name)!
+    let text = ''
+    command.configureOutput({ writeOut: (chunk) => (text += chunk) })
+    command.outputHelp()
+    expect(text).toContain(`Usage: wallet-sandbox ${name}`)
+    const examples = text.split('Examples:\n')[1]?.split('\n').filter(Boolean) ?? []
+    expect(examples.length).toBeGreaterThan(0)
+    for (const example of examples) expect(example).toMatch(new RegExp(`^ {2}\\$ .*wallet-sandbox ${name}\\b`))
+  })
+
+  it.each(['trigger', 'listen', 'tail'])('%s says where it looks for the sandbox, the key and the control token', (name) => {
+    const command = buildProgram(async () => {}).commands.find((candidate) => candidate.name() === name)!
+    let text = ''
+    command.configureOutput({ writeOut: (chunk) => (text += chunk) })
+    command.outputHelp()
+    expect(text.replace(/\s+/g, ' ')).toContain('Which sandbox: --base-url, else WALLET_SANDBOX_BASE_URL, else http://127.0.0.1:4400; the key: --api-key, else WALLET_SANDBOX_API_KEY, else the default key; the control token: --control-token, else WALLET_SANDBOX_CONTROL_TOKEN.')
   })
 })

@@ -50,6 +50,10 @@ describe('formatAmount', () => {
     [750_000_000_000_000_000n, 18, '0.75'],
     [123456789012345678123456789012345678n, 18, '123456789012345678.123456789012345678'],
     [-500_000n, 6, '-0.50'],
+    [5n, 0, '5.00'],
+    [5n, 1, '0.50'],
+    [120n, 1, '12.00'],
+    [1_000_000n, 6, '1.00'],
   ])('renders %s base units with %i decimals as %s', (units, decimals, text) => {
     expect(formatAmount(units, decimals)).toBe(text)
   })

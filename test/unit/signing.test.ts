@@ -3,7 +3,8 @@ import { Webhook } from 'standardwebhooks'
 import { describe, expect, it } from 'vitest'
 import { loadConfig } from '../../src/config.js'
 import { nextRetryDelay } from '../../src/events/retry-schedule.js'
-import { defaultConfiguredSecret, secretKey, signPayload, webhookHeaders } from '../../src/events/signing.js'
+import { defaultConfiguredSecret, webhookHeaders } from '../../src/events/signing.js'
+import { secretKey, signPayload, verificationError } from '../../src/standard-webhooks.js'
 import { generateSecret } from '../../src/events/secret.js'
 import { createRng } from '../../src/rng.js'
 
@@ -99,5 +100,29 @@ describe('the webhook retry schedule', () => {
     const schedule = [5_000, 30_000]
     expect([0, 1, 2, 3].map((done) => nextRetryDelay(schedule, done))).toEqual([5_000, 30_000, undefined, undefined])
     expect(nextRetryDelay([], 0)).toBeUndefined()
+  })
+})
+
+describe('verificationError (the helpers\' receivers)', () => {
+  const body = '{"id":"evt_1","type":"payment.failed"}'
+  const at = 1_700_000_000
+  const signed = (overrides: Record<string, string> = {}) => ({ 'webhook-id': 'evt_1', 'webhook-timestamp': String(at), 'webhook-signature': new Webhook(SECRET).sign('evt_1', new Date(at * 1000), body), ...overrides })
+
+  it('accepts what the standardwebhooks package signs, also among other signatures', () => {
+    expect(verificationError(SECRET, signed(), body, at + 10)).toBeUndefined()
+    expect(verificationError(SECRET, signed({ 'webhook-signature': `v1,AAAA ${signed()['webhook-signature']}` }), body, at)).toBeUndefined()
+  })
+
+  it.each([
+    ['another body', signed(), `${body} `, at, 'no v1 signature matches'],
+    ['another secret', signed({ 'webhook-signature': new Webhook('whsec_' + Buffer.alloc(24, 7).toString('base64')).sign('evt_1', new Date(at * 1000), body) }), body, at, 'no v1 signature matches'],
+    ['another id', signed({ 'webhook-id': 'evt_2' }), body, at, 'no v1 signature matches'],
+    ['a timestamp over five minutes old', signed(), body, at + 301, 'more than 300 s from now'],
+    ['a timestamp from the future', signed(), body, at - 301, 'more than 300 s from now'],
+    ['no signature header', signed({ 'webhook-signature': '' }), body, at, 'missing'],
+    ['a timestamp that is not seconds', signed({ 'webhook-timestamp': '17e8' }), body, at, 'not whole seconds'],
+    ['a v2 signature only', signed({ 'webhook-signature': 'v2,abc' }), body, at, 'no v1 signature matches'],
+  ])('refuses %s, saying why', (_name, headers, text, now, reason) => {
+    expect(verificationError(SECRET, headers, text, now)).toContain(reason)
   })
 })

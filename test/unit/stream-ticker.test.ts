@@ -1,7 +1,8 @@
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
 import { createClock } from '../../src/clock.js'
-import type { Outbox } from '../../src/stream/outbox.js'
+import { frameText } from '../../src/stream/frames.js'
+import type { Outbox, PriceBatch } from '../../src/stream/outbox.js'
 import { loadPriceModel, type PriceModel } from '../../src/market/prices.js'
 import { createPriceTicker, MAX_SENT_TICKS_PER_ADVANCE } from '../../src/stream/ticker.js'
 
@@ -18,14 +19,18 @@ function countingModel(inner: PriceModel) {
 
 function recordingOutbox() {
   const frames: Array<{ pair: string; frame: Buffer }> = []
+  const batches: PriceBatch[] = []
   const outbox: Outbox = {
-    sendPrice: (pair, frame) => frames.push({ pair, frame }),
+    sendPrices(batch) {
+      batches.push(batch)
+      batch.pairs.forEach((pair, index) => frames.push({ pair, frame: batch.frames[index]! }))
+    },
     batch: (send) => send(),
     dropPrice: () => {},
     send: () => {},
     stats: () => ({ bufferedBytes: 0, heldPrices: 0, droppedPrices: 0, congested: false }),
   }
-  return { outbox, frames, timestamps: () => frames.map((f) => JSON.parse(f.frame.toString()).timestamp as string) }
+  return { outbox, frames, batches, timestamps: () => frames.map((f) => JSON.parse(frameText(f.frame)).timestamp as string) }
 }
 
 function setup(intervalMs = 1000) {
@@ -104,6 +109,21 @@ describe('price ticker', () => {
     const fromB = b.frames.find((f) => f.pair === 'ETH/USD')!
     expect(b.frames).toHaveLength(2)
     expect(fromA.frame).toBe(fromB.frame)
+  })
+
+  it('builds one buffer of a tick\'s frames for all the subscribers with the same pairs', async () => {
+    const { ticker, advance } = setup()
+    const [a, b, c] = [recordingOutbox(), recordingOutbox(), recordingOutbox()]
+    ticker.subscribe(a.outbox, ['ETH/USD', 'SOL/USD'])
+    ticker.subscribe(b.outbox, ['SOL/USD'])
+    ticker.subscribe(b.outbox, ['ETH/USD'])
+    ticker.subscribe(c.outbox, ['ETH/USD'])
+    await advance(1000)
+    const [fromA, fromB, fromC] = [a, b, c].map((r) => r.batches.at(-1)!)
+    expect(fromB!.joined).toBe(fromA!.joined)
+    expect(fromA!.joined).toEqual(Buffer.concat(fromA!.frames))
+    expect(fromC!.joined).toBe(fromA!.frames[0])
+    expect(fromA!.pairs).toEqual(['ETH/USD', 'SOL/USD'])
   })
 
   it('sends each subscriber its pairs in fixture order', async () => {

@@ -1,5 +1,4 @@
 import * as z from 'zod'
-import type { OpenApiDocument } from '../../openapi/document.js'
 import { VERSION } from '../../version.js'
 import { defineRoute, type AnyRoute } from '../../http/route.js'
 
@@ -13,15 +12,17 @@ const OpenApiDocumentSchema = z
 
 /**
  * `GET /v1/openapi.json`: the document of every route in `routes` (this one included), built on the
- * first request and kept. Pass the sandbox's own route list; it is read when the document is built.
+ * first request and kept encoded, as bytes: serializing its 360 KB anew for every request was most
+ * of what clients that ask for it again and again cost the server (see docs/reliability.md, slow and
+ * hostile clients). Pass the sandbox's own route list; it is read when the document is built.
  * The builder and the event schemas only it uses are imported then too: building those schemas at
  * load was a noticeable part of a cold start.
  */
 export function openApiRoute(routes: readonly AnyRoute[]): AnyRoute {
-  let document: Promise<OpenApiDocument> | undefined
+  let document: Promise<Buffer> | undefined
   return defineRoute({
     method: 'get', path: '/v1/openapi.json', operationId: 'getOpenApiDocument', summary: 'This OpenAPI 3.1 document', tag: 'OpenAPI', auth: 'none',
     status: 200, response: OpenApiDocumentSchema, raw: true,
-    handler: () => (document ??= import('../../openapi/document.js').then(({ buildOpenApiDocument }) => buildOpenApiDocument(routes, { version: VERSION }))),
+    handler: () => (document ??= import('../../openapi/document.js').then(({ buildOpenApiDocument }) => Buffer.from(JSON.stringify(buildOpenApiDocument(routes, { version: VERSION }))))),
   })
 }

@@ -22,7 +22,7 @@ export function createIdempotency(deps: { records: IdempotencyRecords; clock: Cl
       const scope = `${method} ${path} ${key}`
       const fingerprint = fingerprintOf(body)
       const existing = records.find(accountId, scope)
-      if (existing && existing.expires_at > clock.now()) {
+      if (existing && Date.parse(existing.expires_at) > clock.now()) {
         if (existing.fingerprint !== fingerprint) {
           throw new ApiError('idempotency_key_reused', `Idempotency-Key '${key}' was already used with a different request body; use a new key for a new request.`)
         }
@@ -39,7 +39,7 @@ export function createIdempotency(deps: { records: IdempotencyRecords; clock: Cl
         body: '',
         request_id: requestId,
         created_at: clock.nowIso(),
-        expires_at: clock.now() + DAY_MS,
+        expires_at: new Date(clock.now() + DAY_MS).toISOString(),
       }
       // A new object even in place of an expired record: the old one's expiry timer checks identity.
       records.start(accountId, record)
@@ -49,7 +49,7 @@ export function createIdempotency(deps: { records: IdempotencyRecords; clock: Cl
     /** Keeps the answer to replay it. */
     complete(accountId: string, record: IdempotencyRecord, status: number, body: string): void {
       records.finish(accountId, record, status, body)
-      clock.schedule(record.expires_at - clock.now(), () => records.forget(accountId, record), accountId)
+      clock.schedule(Date.parse(record.expires_at) - clock.now(), () => records.forget(accountId, record), accountId)
     },
 
     /** The request ended before validation passed: nothing is kept (CONTRACT.md section 6). */

@@ -67,4 +67,21 @@ describe('POST /v1/orders refuses bad input and changes nothing', () => {
     const res = await sb.api.get(`/v1/orders?${param}=${value}`).set(sb.auth()).expect(400)
     expect(res.body.error).toMatchObject({ code: 'parameter_invalid', param })
   })
+
+  it.each([
+    ['a currency the sandbox does not price', 'DOGE/USDC', 'the sandbox prices no DOGE'],
+    ['two unpriced currencies', 'DOGE/SHIB', 'the sandbox prices no DOGE or SHIB'],
+    ['the same currency twice', 'USDC/USDC', 'its two currencies are the same'],
+  ])('GET /v1/orders refuses a pair filter no order can have: %s', async (_name, pair, reason) => {
+    const res = await sb.api.get(`/v1/orders?pair=${encodeURIComponent(pair)}`).set(sb.auth()).expect(400)
+    expect(res.body.error).toMatchObject({ code: 'parameter_invalid', param: 'pair' })
+    expect(res.body.error.message).toContain(reason)
+  })
+
+  it('GET /v1/orders takes a pair filter of priced currencies, traded or not', async () => {
+    for (const pair of ['ETH/USDC', 'SOL/EUR']) {
+      const res = await sb.api.get(`/v1/orders?pair=${encodeURIComponent(pair)}`).set(sb.auth()).expect(200)
+      expect(res.body.data).toEqual([])
+    }
+  })
 })

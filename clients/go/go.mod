@@ -1,0 +1,3 @@
+module github.com/wallet-sandbox/wallet-sandbox/clients/go
+
+go 1.19

@@ -1,0 +1,58 @@
+package walletsandbox
+
+import "time"
+
+// DefaultStartTimeout is how long Run waits for a sandbox it starts to say it is ready, unless
+// WithStartTimeout says otherwise. A sandbox that exits before then fails at once; the timeout is
+// only the backstop for one that hangs.
+const DefaultStartTimeout = 30 * time.Second
+
+// An Option configures Run and Start.
+type Option func(*options)
+
+type options struct {
+	url          string
+	bin          string
+	image        string
+	args         []string
+	startTimeout time.Duration
+}
+
+func newOptions(opts []Option) options {
+	o := options{startTimeout: DefaultStartTimeout}
+	for _, opt := range opts {
+		opt(&o)
+	}
+	return o
+}
+
+// WithURL attaches to the sandbox at baseURL (http://127.0.0.1:4400, without /v1) instead of
+// starting one, as the WALLET_SANDBOX_BASE_URL variable does; it takes precedence over that
+// variable.
+func WithURL(baseURL string) Option {
+	return func(o *options) { o.url = baseURL }
+}
+
+// WithBin runs this wallet-sandbox CLI: a path to an executable, or to a .js file that runs with
+// node. Without it, the CLI is looked for as the package documentation says.
+func WithBin(path string) Option {
+	return func(o *options) { o.bin = path }
+}
+
+// WithImage runs the sandbox in a container of this image (docker, or the engine named by
+// WALLET_SANDBOX_CONTAINER_ENGINE) instead of the CLI.
+func WithImage(image string) Option {
+	return func(o *options) { o.image = image }
+}
+
+// WithArgs adds flags to the command line of the sandbox that Run starts, after --ready-json and
+// --port 0: WithArgs("--clock", "manual", "--settle", "manual"). An attached sandbox keeps the
+// settings it was started with.
+func WithArgs(args ...string) Option {
+	return func(o *options) { o.args = append(o.args, args...) }
+}
+
+// WithStartTimeout bounds the wait for the sandbox's ready line (DefaultStartTimeout otherwise).
+func WithStartTimeout(d time.Duration) Option {
+	return func(o *options) { o.startTimeout = d }
+}

@@ -1,0 +1,87 @@
+"""A fresh account on the sandbox: its key, its seeded wallets, the API as it sees it, and control."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from . import transport
+from .control import ControlClient
+from .events import Event, EventPage, EventTypes
+
+
+class SandboxAccount:
+    """
+    One account, made for one test: ``POST /_sandbox/keys`` gives a new ``sk_test_`` key on a
+    freshly seeded account, which no other test uses. ``url`` and ``api_key`` are what an API client
+    takes; ``get``/``post``/``request`` call ``/v1`` with the key and return the answer's ``data``.
+    The clock, snapshot and restore are the whole sandbox's, not the account's.
+    """
+
+    def __init__(self, control: ControlClient, url: str, key: dict[str, Any]) -> None:
+        self.sandbox = control
+        self.url = url
+        self.api_key: str = key["key"]
+        self.account_id: str = key["account_id"]
+        self._wallets: list[dict[str, Any]] | None = None
+
+    def __repr__(self) -> str:
+        return f"SandboxAccount({self.account_id!r}, api_key={self.api_key!r}, url={self.url!r})"
+
+    # The API (/v1) with this account's key.
+
+    def request(self, method: str, path: str, body: Any = None, **params: Any) -> Any:
+        """``request("GET", "/payments/pay_…")``: the ``data`` of the answer; SandboxApiError otherwise."""
+        url = transport.with_query(f"{self.url}{path}", params)
+        return transport.call(method, url, body=body, token=self.api_key)["data"]
+
+    def get(self, path: str, **params: Any) -> Any:
+        return self.request("GET", path, **params)
+
+    def post(self, path: str, body: Any = None) -> Any:
+        return self.request("POST", path, {} if body is None else body)
+
+    @property
+    def wallets(self) -> list[dict[str, Any]]:
+        """The account's wallets as seeded (read once, on first use)."""
+        if self._wallets is None:
+            self._wallets = self.get("/wallets", limit=100)
+        return self._wallets
+
+    def wallet(self, currency: str, network: str, type: str | None = None) -> dict[str, Any]:
+        """The first seeded wallet of ``currency`` on ``network`` (user wallets come first)."""
+        for wallet in self.wallets:
+            if wallet["currency"] == currency and wallet["network"] == network and type in (None, wallet["type"]):
+                return wallet
+        have = ", ".join(sorted({f"{w['currency']} on {w['network']} ({w['type']})" for w in self.wallets}))
+        raise LookupError(f"No {type + ' ' if type else ''}{currency} wallet on {network} in {self.account_id}; it has {have}.")
+
+    # Control, as this account's test needs it.
+
+    def complete_payment(self, payment_id: str) -> dict[str, Any]:
+        return self.sandbox.complete_payment(payment_id)
+
+    def fail_payment(self, payment_id: str, failure_code: str | None = None, failure_message: str | None = None) -> dict[str, Any]:
+        return self.sandbox.fail_payment(payment_id, failure_code, failure_message)
+
+    def process_payment(self, payment_id: str) -> dict[str, Any]:
+        return self.sandbox.process_payment(payment_id)
+
+    def deposit(self, wallet_id: str, amount: str) -> dict[str, Any]:
+        return self.sandbox.deposit(wallet_id, amount)
+
+    def advance_clock(self, ms: int) -> dict[str, Any]:
+        return self.sandbox.advance_clock(ms)
+
+    def snapshot(self) -> dict[str, Any]:
+        return self.sandbox.snapshot()
+
+    def restore(self, snapshot: dict[str, Any]) -> Any:
+        return self.sandbox.restore(snapshot)
+
+    def events(self, type: EventTypes = None, object_id: str | None = None, after: str | None = None, limit: int | None = None) -> EventPage:
+        """This account's events, oldest first (one page: ``{"data", "has_more", "dropped"}``)."""
+        return self.sandbox.events(api_key=self.api_key, type=type, object_id=object_id, after=after, limit=limit)
+
+    def wait_for_event(self, type: EventTypes = None, object_id: str | None = None, timeout: float = 5.0) -> Event:
+        """This account's first event of ``type`` about ``object_id``, logged or to come (see ControlClient)."""
+        return self.sandbox.wait_for_event(api_key=self.api_key, type=type, object_id=object_id, timeout=timeout)

@@ -1,0 +1,125 @@
+import { Command, Option } from 'commander'
+import { DEFAULT_BASE_URL } from './terminal/defaults.js'
+import type { Target } from './terminal/target.js'
+
+/**
+ * The commands a person runs beside their app against a running sandbox (CONTRACT.md section 21):
+ * `trigger`, `listen` and `tail`. Clients of its HTTP surface, like the user's own code; this file
+ * only reads their flags and the environment, and says how they ended. Their code loads when one of
+ * them runs, not on every start of the sandbox.
+ */
+
+const terminal = () => import('./terminal/commands.js')
+
+interface TargetFlags {
+  baseUrl?: string
+  apiKey?: string
+  controlToken?: string
+}
+
+const TARGET_HELP = `
+Which sandbox: --base-url, else WALLET_SANDBOX_BASE_URL, else ${DEFAULT_BASE_URL}; the key: --api-key,
+else WALLET_SANDBOX_API_KEY, else the default key; the control token: --control-token, else
+WALLET_SANDBOX_CONTROL_TOKEN.`
+
+function withTarget(command: Command): Command {
+  return command
+    .addOption(new Option('--base-url <url>', `the sandbox (default: WALLET_SANDBOX_BASE_URL, else ${DEFAULT_BASE_URL})`))
+    .addOption(new Option('--api-key <key>', 'whose account (default: WALLET_SANDBOX_API_KEY, else the default key)'))
+}
+
+/** The flags of the command, the program's --control-token among them, and the environment → where to go. */
+const targetOf = async (command: Command): Promise<Target> => (await terminal()).resolveTarget(command.optsWithGlobals() as TargetFlags, process.env)
+
+/** Runs a command's body; a failure is one line on stderr and exit code 1. */
+async function reporting(name: string, body: () => Promise<void>): Promise<void> {
+  // A reader that stops early (`| head`) ends the command quietly.
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(0)
+    throw error
+  })
+  try {
+    await body()
+  } catch (error) {
+    const failure = (await terminal()).describeFailure(error)
+    if (failure === undefined) throw error
+    process.stderr.write(`wallet-sandbox ${name}: ${failure}\n`)
+    process.exit(1)
+  }
+}
+
+/** Ctrl-C (and SIGTERM) end a command that runs until stopped, with exit code 0. */
+function stopOnSignals(): void {
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(0))
+}
+
+const line = (text: string): void => void process.stdout.write(`${text}\n`)
+const errLine = (text: string): void => void process.stderr.write(`${text}\n`)
+
+export function addTerminalCommands(program: Command): void {
+  withTarget(program.command('trigger'))
+    .description('make an event happen on the key\'s account: create what it needs from a funded seeded wallet, drive it with control calls, and confirm the event through GET /_sandbox/events')
+    .argument('[event-type]', 'the event, such as payment.failed (--list lists them all)')
+    .option('--set <field=value>', 'override a field of the create request (repeatable; dotted for nesting: metadata.order=42)', (value: string, all: string[]) => [...all, value], [])
+    .option('--on <id>', 'drive this existing object instead of creating one (pay_…, po_…, ord_…, stl_…)')
+    .option('--json', 'print one JSON document {objects, events} and nothing else')
+    .option('--list', 'list every event type with what it creates')
+    .addHelpText('after', `${TARGET_HELP}
+
+Examples:
+  $ wallet-sandbox trigger payment.failed
+  $ wallet-sandbox trigger payment.succeeded --set amount=25.00 --set network=solana --set metadata.order=42
+  $ wallet-sandbox trigger order.filled --on ord_M8tMrDBQ5xalOhAtDtasxSWX
+  $ wallet-sandbox trigger settlement.refunded --json
+  $ wallet-sandbox trigger --list`)
+    .action((type: string | undefined, options: { set: string[]; on?: string; json?: boolean; list?: boolean }, command: Command) =>
+      reporting('trigger', async () => {
+        const { connect, listRecipes, runTrigger, TerminalError } = await terminal()
+        if (options.list) return listRecipes(options.json === true, line)
+        if (type === undefined) throw new TerminalError('name the event to trigger, such as payment.failed (--list lists them all)')
+        const connection = await connect(await targetOf(command))
+        const report = await runTrigger(connection, type, { sets: options.set, on: options.on, print: options.json ? () => {} : line })
+        if (options.json) line(JSON.stringify(report))
+      }),
+    )
+
+  withTarget(program.command('listen'))
+    .description('print the account\'s events as they happen, after a first line Ready; with --forward-to, also POST each one, signed as a webhook delivery, to a URL of this machine')
+    .option('--events <types>', 'only these events: types and resource.*, comma separated (payment.*,order.filled)')
+    .option('--forward-to <url>', 'POST each event to this URL (Standard Webhooks signature); a URL on this machine, also when the sandbox runs in a container')
+    .option('--secret <whsec>', 'the secret to sign forwards with (default: one derived from the sandbox seed and the URL, the same on every run)')
+    .option('--print-secret', 'print only the secret --forward-to signs with, and exit')
+    .option('--json', 'print each event as its JSON, one per line')
+    .addHelpText('after', `${TARGET_HELP}
+
+Examples:
+  $ wallet-sandbox listen
+  $ wallet-sandbox listen --events payment.*,order.filled --json
+  $ wallet-sandbox listen --forward-to http://localhost:3000/webhooks
+  $ export WEBHOOK_SECRET=$(wallet-sandbox listen --forward-to http://localhost:3000/webhooks --print-secret)`)
+    .action((options: { events?: string; forwardTo?: string; secret?: string; printSecret?: boolean; json?: boolean }, command: Command) =>
+      reporting('listen', async () => {
+        const { listen, printSecret } = await terminal()
+        if (options.printSecret) return printSecret(await targetOf(command), { ...options, out: line })
+        stopOnSignals()
+        await listen(await targetOf(command), { ...options, json: options.json === true, out: line, err: errLine })
+      }),
+    )
+
+  withTarget(program.command('tail'))
+    .description('print the request journal live: one line per /v1 request with its method, path, status, duration, request id and key (shortened)')
+    .option('--status <classes>', 'only these answers: classes and codes, comma separated (4xx,5xx or 404,429)')
+    .option('--verbose', 'add the request body (>) and the answer (<)')
+    .addHelpText('after', `${TARGET_HELP}
+
+Examples:
+  $ wallet-sandbox tail
+  $ wallet-sandbox tail --status 4xx,5xx --verbose`)
+    .action((options: { status?: string; verbose?: boolean }, command: Command) =>
+      reporting('tail', async () => {
+        const { tail } = await terminal()
+        stopOnSignals()
+        await tail(await targetOf(command), { ...options, verbose: options.verbose === true, out: line, err: errLine })
+      }),
+    )
+}

@@ -1,0 +1,91 @@
+import type { SandboxEvent } from '../model/events.js'
+
+/**
+ * The JSON of what carries an order (a webhook's event body, an `orders` channel frame), the same
+ * text `JSON.stringify` writes, without writing an order's fills again and again. Every order event
+ * carries the order with all its fills, and an order that fills on every tick has hundreds: written
+ * whole, the fills were most of a tick's cost for each listener (a webhook endpoint, a stream
+ * subscriber). An order's fills are only ever appended, and `presentOrder` shares each presented
+ * fill object between the answers and events of one order, so the text of a list of fills is kept
+ * under its last fill object and the next list, one fill longer, adds the text of that fill (only
+ * the latest per order is kept, and none once the order is final).
+ * The text of the order written last is kept too: an event's webhook body and its stream frame are
+ * written one after the other, and write it once. (Only the last: the event log keeps thousands of
+ * events, and a text kept per event would have stayed with each.)
+ */
+
+/** The JSON of a list of fills without its brackets, under the list's last fill object. */
+const fillsTexts = new WeakMap<object, string>()
+let lastOrder: object | undefined
+let lastOrderText = ''
+
+function fillsText(fills: readonly unknown[]): string {
+  const last = fills[fills.length - 1]
+  if (last === null || typeof last !== 'object') return fills.map((fill) => JSON.stringify(fill)).join(',')
+  const known = fillsTexts.get(last)
+  if (known !== undefined) return known
+  const before = fills.length > 1 ? fills[fills.length - 2] : undefined
+  const previous = before !== null && typeof before === 'object' ? fillsTexts.get(before) : fills.length === 1 ? '' : undefined
+  let text: string
+  if (previous === undefined) {
+    text = fills.map((fill) => JSON.stringify(fill)).join(',')
+  } else {
+    text = previous === '' ? JSON.stringify(last) : `${previous},${JSON.stringify(last)}`
+    // The next list starts from this one: the shorter text is not needed again.
+    if (before !== undefined) fillsTexts.delete(before as object)
+  }
+  flatten(text)
+  fillsTexts.set(last, text)
+  return text
+}
+
+/**
+ * V8 keeps a concatenation as a tree of its parts, and a text grown a fill at a time would be a
+ * tree as deep as the order has fills: turning that into bytes for a socket cost more than writing
+ * the JSON anew. Reading a character makes V8 flatten it into one piece, once.
+ */
+function flatten(text: string): void {
+  text.charCodeAt(0)
+}
+
+/**
+ * `JSON.stringify(value)` with `value[key]` written as `raw` (its JSON, given), in its place among
+ * the keys. `value` is a plain object of string keys.
+ */
+export function spliceJson(value: Record<string, unknown>, key: string, raw: string): string {
+  const head: Record<string, unknown> = {}
+  const tail: Record<string, unknown> = {}
+  let found = false
+  for (const name in value) {
+    if (name === key) found = true
+    else if (found) tail[name] = value[name]
+    else head[name] = value[name]
+  }
+  if (!found) return JSON.stringify(value)
+  const before = JSON.stringify(head)
+  const after = JSON.stringify(tail)
+  return `${before === '{}' ? '{' : `${before.slice(0, -1)},`}${JSON.stringify(key)}:${raw}${after === '{}' ? '}' : `,${after.slice(1)}`}`
+}
+
+const FINAL = new Set(['filled', 'cancelled', 'expired', 'rejected'])
+
+/** `JSON.stringify(order)` for a presented order (`presentOrder`). */
+export function orderJson(order: Record<string, unknown>): string {
+  if (order === lastOrder) return lastOrderText
+  const { fills } = order
+  const text = Array.isArray(fills) && fills.length > 0 ? spliceJson(order, 'fills', `[${fillsText(fills)}]`) : JSON.stringify(order)
+  // A final order gets no more fills: its text would never be extended.
+  if (Array.isArray(fills) && fills.length > 0 && FINAL.has(order.status as string)) fillsTexts.delete(fills[fills.length - 1] as object)
+  lastOrder = order
+  lastOrderText = text
+  return text
+}
+
+const isOrder = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && (value as { object?: unknown }).object === 'order'
+
+/** `JSON.stringify(event)`: an order event's order through `orderJson`. */
+export function eventJson(event: SandboxEvent): string {
+  const { data } = event
+  if (!event.type.startsWith('order.') || !isOrder(data.object)) return JSON.stringify(event)
+  return spliceJson(event as unknown as Record<string, unknown>, 'data', spliceJson(data, 'object', orderJson(data.object)))
+}

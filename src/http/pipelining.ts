@@ -1,0 +1,54 @@
+import type { ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
+import type { NextFunction, Request, Response } from 'express'
+
+/**
+ * Requests one connection may have waiting for their answers. HTTP/1.1 lets a client send requests
+ * without reading the answers (pipelining); node parses and dispatches a whole chunk of them at
+ * once. Requests beyond this depth are not run: the connection closes once the ones before them are
+ * answered, and a pipelining client sends the unanswered ones again (RFC 9112, section 9.3.2).
+ */
+export const MAX_PIPELINED = 8
+
+interface Connection {
+  /** Requests admitted whose answers have not closed yet. */
+  waiting: number
+  /** Past the depth: closes once `waiting` is back to 0. */
+  closing: boolean
+}
+const connections = new WeakMap<Socket, Connection>()
+
+/**
+ * Bounds pipelining, and runs a connection's pipelined requests one at a time: each once its answer
+ * has the connection, which node gives it when every answer before it has gone out whole to the
+ * operating system. node sends the answers in order anyway, so a client sees no difference; but one
+ * that never reads no longer gets its requests run and their answers kept in memory for it: the
+ * next request waits, and costs nothing, until the client reads or `--send-timeout` closes the
+ * connection.
+ */
+export function limitPipelining(req: Request, res: Response, next: NextFunction): void {
+  const socket = req.socket
+  let connection = connections.get(socket)
+  if (!connection) connections.set(socket, (connection = { waiting: 0, closing: false }))
+  // Dispatched from a connection that is already gone or closing: nobody would get the answer.
+  if (socket.destroyed || connection.closing) return
+  if (connection.waiting >= MAX_PIPELINED) {
+    connection.closing = true
+    return
+  }
+  const state = connection
+  state.waiting++
+  res.once('close', () => {
+    state.waiting--
+    if (state.waiting === 0 && state.closing) socket.destroySoon()
+  })
+  if ((res as ServerResponse).socket) return next()
+  // A pipelined answer waits in node's queue without a socket until its turn (ServerResponse's
+  // 'socket' event, emitted while node hands it over: the request runs just after); a connection
+  // lost before that never gives it one, and the request is not run.
+  res.once('socket', () => {
+    process.nextTick(() => {
+      if (!socket.destroyed) next()
+    })
+  })
+}

@@ -1,0 +1,49 @@
+import * as z from 'zod'
+import { EVENT_TYPES } from '../model/events.js'
+import { CountSchema, integerParam } from './common.js'
+import { EVENT_SCHEMAS } from './event.js'
+
+/** `GET /_sandbox/events` (CONTRACT.md section 20): the query and the answer. */
+
+/** `payment`, `payout`, … : what `payment.*` may name. */
+const RESOURCES = [...new Set(EVENT_TYPES.map((type) => type.split('.')[0]!))]
+const TYPE_HELP = `type takes event types (${EVENT_TYPES[0]}, …), resource.* (${RESOURCES.map((resource) => `${resource}.*`).join(', ')}) or *, separated by commas`
+
+/**
+ * A comma list of event types and `resource.*` prefixes, read as the exact types and `resource.`
+ * prefixes the event log matches; `*` (or nothing) selects every event.
+ */
+const EventTypeFilterSchema = z
+  .string()
+  .transform((value, ctx) => {
+    const entries = value.split(',').map((entry) => entry.trim())
+    const wrong = entries.filter((entry) => !(entry === '*' || (EVENT_TYPES as readonly string[]).includes(entry) || RESOURCES.some((resource) => entry === `${resource}.*`)))
+    if (wrong.length > 0) {
+      ctx.addIssue({ code: 'custom', message: `${TYPE_HELP}; got ${wrong.map((entry) => JSON.stringify(entry)).join(', ')}`, input: value })
+      return z.NEVER
+    }
+    return entries.includes('*') ? [] : entries.map((entry) => (entry.endsWith('.*') ? entry.slice(0, -1) : entry))
+  })
+  .meta({ description: 'Event types, comma separated; `payment.*` selects every payment event, `*` all.', example: 'payment.failed,order.*' })
+
+export const ListEventsQuery = z.strictObject({
+  api_key: z.string().min(1).optional().meta({ description: 'The account behind this key (or give account_id). Without either, every account’s events.' }),
+  account_id: z.string().min(1).optional(),
+  type: EventTypeFilterSchema.optional(),
+  object_id: z.string().min(1).optional().meta({ description: 'Only events whose data.object has this id (pay_…, ord_…).' }),
+  after: z.string().min(1).optional().meta({ description: 'An event id: only events after it (the last id of the previous answer).' }),
+  limit: integerParam('limit', 1, 100).optional().default(100).meta({ description: 'At most this many events, 1 to 100 (default 100).' }),
+  wait: integerParam('wait', 0, 30_000).optional().default(0).meta({
+    description: 'ms (0–30000): when nothing matches yet, wait (real time, also under a manual clock) until an event matches or the time is up (then data is []).',
+  }),
+})
+
+const [first, ...rest] = EVENT_TYPES.map((type) => EVENT_SCHEMAS[type])
+export const LoggedEventSchema = z.discriminatedUnion('type', [first!, ...rest]).meta({ id: 'Event', description: 'An event exactly as a webhook delivery of it carries it.' })
+
+export const EventListExtraSchema = z.object({
+  dropped: CountSchema.meta({
+    description: 'Events of the account (of every account, without one) the log has let go: it keeps the newest `--event-log-limit` (default 10,000) per account.',
+    example: 0,
+  }),
+})

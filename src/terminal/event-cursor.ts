@@ -1,0 +1,40 @@
+import { SandboxControlError } from '../client/control-client.js'
+import { TerminalError, type Connection } from './target.js'
+
+/**
+ * The id of the key's newest event (that `types` selects): a terminal command reads on after it, so
+ * that it reports what happens from now on. Reading there also checks the key and the filter, so that
+ * a mistake is said before anything else happens. The route answers oldest first, a hundred at a
+ * time: a long log (10,000 events at most) takes a few pages.
+ */
+export async function newestEvent(connection: Connection, types?: string): Promise<string | undefined> {
+  let after: string | undefined
+  for (;;) {
+    let page
+    try {
+      page = await connection.control.events({ api_key: connection.target.apiKey, type: types, after })
+    } catch (error) {
+      if (!isKeyWithoutAccount(error)) throw error instanceof SandboxControlError ? new TerminalError(`${error.param === 'type' ? '--events: ' : ''}${apiMessage(error)}`) : error
+      await provision(connection)
+      continue
+    }
+    if (page.data.length === 0) return after
+    after = page.data[page.data.length - 1]!.id
+    if (!page.has_more) return after
+  }
+}
+
+/** The events route's 404 for a key that no request has used yet. */
+export const isKeyWithoutAccount = (error: unknown): boolean => error instanceof SandboxControlError && error.code === 'resource_missing' && error.param === 'api_key'
+
+/** A key's first `/v1` request gives it its account (open auth); a key the sandbox refuses is said so. */
+export async function provision(connection: Connection): Promise<void> {
+  try {
+    await connection.api('GET', '/wallets?limit=1')
+  } catch (error) {
+    throw new TerminalError(`the key ${connection.target.apiKey} has no account: ${(error as Error).message}`)
+  }
+}
+
+/** The API's own words, without the client's `GET /_sandbox/… failed with 400 code:` prefix. */
+export const apiMessage = (error: SandboxControlError): string => error.message.replace(/^[A-Z]+ \S+ failed with \d+( \w+)?: /, '')

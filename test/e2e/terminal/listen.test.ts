@@ -1,0 +1,112 @@
+import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { createWebhookReceiver } from '../../../src/client/webhook-receiver.js'
+import { createControlClient } from '../../../src/client/control-client.js'
+import { buildIfNeeded, killAll, launch, lineOf, runToExit, startCli, type CliProcess } from '../../helpers/cli-process.js'
+
+/** `wallet-sandbox listen` as a child process against a real sandbox (CONTRACT.md section 21). */
+
+beforeAll(buildIfNeeded, 180_000)
+afterEach(killAll)
+
+const SANDBOX = ['--clock', 'manual', '--settle', 'manual', '--rate-limit', '0']
+
+/** Starts listen and resolves once it has said Ready. */
+async function listening(baseUrl: string, args: string[] = [], key?: string): Promise<CliProcess> {
+  const proc = launch(['listen', ...args], { env: { WALLET_SANDBOX_BASE_URL: baseUrl, ...(key ? { WALLET_SANDBOX_API_KEY: key } : {}) } })
+  await lineOf(proc, (line) => (line === 'Ready' ? line : undefined))
+  return proc
+}
+const eventLines = (proc: CliProcess) => proc.stdout().split('\n').slice(1).filter((line) => /^\d{4}-/.test(line))
+
+/** Resolves once `count` lines after Ready match. */
+const linesMatching = (proc: CliProcess, pattern: RegExp, count: number) =>
+  lineOf(proc, () => (proc.stdout().split('\n').filter((line) => pattern.test(line)).length >= count ? true : undefined), { timeoutMs: 30_000 })
+
+describe('wallet-sandbox listen', () => {
+  it('says Ready first, then one line per event of the account as it happens: time, type, event id, object id', async () => {
+    const sandbox = await startCli(SANDBOX)
+    const control = createControlClient({ baseUrl: sandbox.ready.base_url })
+    const { key } = await control.createKey()
+    // An event from before listening is not printed.
+    await runToExit(['trigger', 'payment.created', '--base-url', sandbox.ready.base_url, '--api-key', key])
+    const proc = await listening(sandbox.ready.base_url, [], key)
+    const triggered = await runToExit(['trigger', 'payment.failed', '--base-url', sandbox.ready.base_url, '--api-key', key, '--json'])
+    const report = JSON.parse(triggered.stdout) as { objects: Array<{ id: string }>; events: Array<{ type: string; id: string }> }
+    await linesMatching(proc, /payment\.failed/, 1)
+    expect(proc.stdout().split('\n')[0]).toBe('Ready')
+    expect(eventLines(proc)).toEqual(report.events.map((event) => `2026-01-01T00:00:00.000Z  ${event.type.padEnd(24)}  ${event.id}  ${report.objects[0]!.id}`))
+    proc.child.kill('SIGINT')
+    expect(await proc.exited).toEqual({ code: 0, signal: null })
+  })
+
+  it('filters with --events, and prints each event as its JSON with --json', async () => {
+    const sandbox = await startCli(SANDBOX)
+    const proc = await listening(sandbox.ready.base_url, ['--events', 'order.*,payment.failed', '--json'])
+    await runToExit(['trigger', 'payment.succeeded', '--base-url', sandbox.ready.base_url])
+    await runToExit(['trigger', 'order.cancelled', '--base-url', sandbox.ready.base_url])
+    await linesMatching(proc, /order\.cancelled/, 1)
+    const events = proc.stdout().split('\n').slice(1).filter(Boolean).map((line) => JSON.parse(line) as { type: string; object: string })
+    expect(events.map((event) => event.type)).toEqual(['order.created', 'order.cancelled'])
+    expect(events[0]!.object).toBe('event')
+  })
+
+  it('forwards 100 events in order, signed with the secret --print-secret prints, to a receiver that verifies each', async () => {
+    const sandbox = await startCli([...SANDBOX, '--seed', 'forwarding'])
+    const receiver = await createWebhookReceiver()
+    const printed = await runToExit(['listen', '--forward-to', receiver.url, '--print-secret', '--base-url', sandbox.ready.base_url])
+    expect(printed.stdout).toMatch(/^whsec_[A-Za-z0-9+/]+=*\n$/)
+    receiver.secret = printed.stdout.trim()
+    // Stable: the same for the same seed and URL.
+    expect((await runToExit(['listen', '--forward-to', receiver.url, '--print-secret', '--base-url', sandbox.ready.base_url])).stdout).toBe(printed.stdout)
+
+    const proc = await listening(sandbox.ready.base_url, ['--forward-to', receiver.url])
+    expect(proc.stderr()).toContain(`Forwarding to ${receiver.url}, signed with ${receiver.secret}`)
+    const control = createControlClient({ baseUrl: sandbox.ready.base_url })
+    const [wallet] = await (await fetch(`${sandbox.ready.url}/wallets?currency=USDC&network=polygon`, { headers: { authorization: 'Bearer sk_test_sandbox_default_key' } })).json().then((body) => (body as { data: Array<{ id: string }> }).data)
+    for (let i = 0; i < 100; i++) {
+      await fetch(`${sandbox.ready.url}/payments`, {
+        method: 'POST', headers: { authorization: 'Bearer sk_test_sandbox_default_key', 'content-type': 'application/json' },
+        body: JSON.stringify({ amount: '0.01', currency: 'USDC', source_wallet: wallet!.id, recipient: '0x52908400098527886E0F7030069857D2E4169EE7' }),
+      })
+    }
+    await linesMatching(proc, /^\[200\] POST /, 100)
+    const logged = (await control.events({ api_key: 'sk_test_sandbox_default_key', limit: 100 })).data
+    expect(receiver.received.map((delivery) => delivery.verified)).toEqual(Array(100).fill(true))
+    expect(receiver.received.map((delivery) => delivery.event!.id)).toEqual(logged.map((event) => event.id))
+    expect(receiver.received.map((delivery) => delivery.body)).toEqual(logged.map((event) => JSON.stringify(event)))
+    expect(proc.stdout()).toContain(`[200] POST ${receiver.url} ${logged[99]!.id}\n`)
+    await receiver.close()
+  }, 60_000)
+
+  it('says how a forward failed, in its own words, and goes on', async () => {
+    const sandbox = await startCli(SANDBOX)
+    const receiver = await createWebhookReceiver({ secret: 'whsec_' + Buffer.alloc(32, 1).toString('base64') })
+    const proc = await listening(sandbox.ready.base_url, ['--forward-to', receiver.url, '--secret', 'whsec_' + Buffer.alloc(32, 2).toString('base64')])
+    await runToExit(['trigger', 'payment.created', '--base-url', sandbox.ready.base_url])
+    await linesMatching(proc, /^\[400\] POST /, 1)
+    await receiver.close()
+    await runToExit(['trigger', 'payment.created', '--base-url', sandbox.ready.base_url])
+    await linesMatching(proc, /^\[ERR\] POST .*ECONNREFUSED/, 1)
+  })
+
+  it('survives a restart of the sandbox: says so, reconnects, and goes on printing', async () => {
+    const first = await startCli(SANDBOX)
+    const { port, base_url: baseUrl } = first.ready
+    const proc = await listening(baseUrl)
+    first.child.kill('SIGTERM')
+    await first.exited
+    await lineOf(proc, (line) => (line.includes('reconnecting') ? line : undefined), { stream: 'stderr' })
+    await startCli([...SANDBOX, '--port', String(port)])
+    await runToExit(['trigger', 'payment.created', '--base-url', baseUrl])
+    await linesMatching(proc, /payment\.created/, 1)
+    expect(proc.stderr()).toMatch(new RegExp(`lost the sandbox at ${baseUrl} \\(.*\\); reconnecting…\\nreconnected to ${baseUrl}\\n`))
+    expect(eventLines(proc)).toHaveLength(1)
+  }, 60_000)
+
+  it('refuses a bad --events filter before Ready, naming it', async () => {
+    const sandbox = await startCli(SANDBOX)
+    const { code, stdout, stderr } = await runToExit(['listen', '--events', 'payment.bogus', '--base-url', sandbox.ready.base_url])
+    expect({ code, stdout }).toEqual({ code: 1, stdout: '' })
+    expect(stderr).toMatch(/^wallet-sandbox listen: --events: type takes event types .*got "payment\.bogus"\.?\n$/)
+  })
+})
