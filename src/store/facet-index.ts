@@ -1,4 +1,7 @@
-import { OrdinalList } from './ordinal-list.js'
+import { FacetImplications } from './facet-implications.js'
+import { childOf, encodeValues, partition, type ChildMaps, type FacetNode, type TreeShape } from './facet-node.js'
+import type { OrdinalList } from './ordinal-list.js'
+import { RouteCache } from './route-cache.js'
 
 /**
  * Records in creation order with an index for every combination of their list filters ("facets"),
@@ -33,31 +36,24 @@ export class FacetIndex<R> {
   private records: R[] = []
   private root: FacetNode
   private readonly facets: ReadonlyArray<(record: R) => string>
-  private readonly impliedBy: ReadonlyArray<number | undefined>
-  /** The implied value seen with each value of the facet that implies it, by implied facet. */
-  private readonly implications: Map<number, Map<string, string>>
-  private implicationBroken = false
+  private readonly implications: FacetImplications
   /** Records were pushed since the lists were built (`build` lists them), some out of creation order (it sorts first). */
   private stale = false
   private unordered = false
-  /**
-   * The nodes a record lands in, by its facet values (a trie of maps, one level per facet): most
-   * records share their combination of values with many others, so an add is a few lookups and an
-   * append per node instead of a walk of the tree. Cleared whenever the tree's shape changes (a
-   * split or a node removed); bounded, because every value may be new (a recipient per payment).
-   */
-  private routes = new Map<string, unknown>()
-  private routeCount = 0
+  /** The nodes a record lands in, so that an add is a few lookups; cleared whenever the tree's shape changes (a split). */
+  private readonly routes: RouteCache<FacetNode[]>
+  private readonly shape: TreeShape
 
   constructor(
     facets: ReadonlyArray<Facet<R>>,
     private readonly orderOf: (record: R) => number,
     private readonly splitAt = 64,
-    private readonly maxRoutes = 4096,
+    maxRoutes = 4096,
   ) {
     this.facets = facets.map((facet) => facet.key)
-    this.impliedBy = facets.map((facet) => facet.impliedBy)
-    this.implications = new Map(facets.flatMap((facet, j) => (facet.impliedBy === undefined ? [] : [[j, new Map()]])))
+    this.implications = new FacetImplications(facets.map((facet) => facet.impliedBy))
+    this.routes = new RouteCache(maxRoutes)
+    this.shape = { facetCount: this.facets.length, splitAt, childMaps: (from, path) => this.childMaps(from, path) }
     this.root = this.emptyRoot()
   }
 
@@ -76,7 +72,7 @@ export class FacetIndex<R> {
     const last = this.records[this.records.length - 1]
     if (last !== undefined && this.orderOf(record) < this.orderOf(last)) return this.rebuildWith(record)
     const keys = this.keysOf(record)
-    this.checkImplications(keys)
+    this.implications.check(keys)
     const ordinal = this.records.push(record) - 1
     const route = this.routeOf(keys)
     for (let i = 0; i < route.length; i++) {
@@ -115,71 +111,10 @@ export class FacetIndex<R> {
     this.stale = false
     this.root = this.emptyRoot()
     const codes = this.facets.map((facet) => encodeValues(this.records, facet))
-    this.learnImplications(codes)
+    this.implications.learn(codes, this.records.length)
     const all = new Uint32Array(this.records.length)
     for (let i = 0; i < all.length; i++) all[i] = i
-    this.partition(this.root, 0, all, codes)
-  }
-
-  /**
-   * Gives `node` (holding `ordinals`, in order) a child for each value of every facet from `from`
-   * on, each child's list filled in one pass, and children in turn to those holding more than
-   * `splitAt`. Reads only the values' codes: the records themselves are touched once a facet, in
-   * order, by `encodeValues`, instead of once for every node they sit in.
-   */
-  private partition(node: FacetNode, from: number, ordinals: Uint32Array, codes: readonly FacetCodes[]): void {
-    for (let j = from; j < this.facets.length; j++) {
-      const map = node.children![j]
-      if (!map) continue
-      const { of: codeOf, values, scratch } = codes[j]!
-      // Children in order of first appearance; `scratch` (by code, -1 when unused) is left as found.
-      const used: number[] = []
-      const counts: number[] = []
-      for (let i = 0; i < ordinals.length; i++) {
-        const code = codeOf[ordinals[i]!]!
-        let child = scratch[code]!
-        if (child === -1) {
-          scratch[code] = child = used.length
-          used.push(code)
-          counts.push(0)
-        }
-        counts[child]!++
-      }
-      const lists = counts.map((count) => new Uint32Array(count))
-      const filled = new Array<number>(used.length).fill(0)
-      for (let i = 0; i < ordinals.length; i++) {
-        const child = scratch[codeOf[ordinals[i]!]!]!
-        lists[child]![filled[child]!++] = ordinals[i]!
-      }
-      for (const code of used) scratch[code] = -1
-      const path = node.path | (1 << j)
-      used.forEach((code, child) => {
-        const list = lists[child]!
-        const created: FacetNode = { list: OrdinalList.of(list), children: undefined, from: j + 1, path }
-        map.set(values[code]!, created)
-        if (list.length > this.splitAt && j + 1 < this.facets.length) {
-          created.children = this.childMaps(j + 1, path)
-          this.partition(created, j + 1, list, codes)
-        }
-      })
-    }
-  }
-
-  /** The implications of every record, from the codes of each implying and implied facet. */
-  private learnImplications(codes: readonly FacetCodes[]): void {
-    this.implicationBroken = false
-    for (const [j, seen] of this.implications) {
-      seen.clear()
-      const by = codes[this.impliedBy[j]!]!
-      const implied = codes[j]!
-      const known = new Int32Array(by.values.length).fill(-1)
-      for (let i = 0; i < this.records.length; i++) {
-        const key = by.of[i]!
-        if (known[key] === -1) known[key] = implied.of[i]!
-        else if (known[key] !== implied.of[i]) this.implicationBroken = true
-      }
-      known.forEach((value, key) => value !== -1 && seen.set(by.values[key]!, implied.values[value]!))
-    }
+    partition(this.shape, this.root, 0, all, codes)
   }
 
   /** Call after a record's facet values changed from `previous` (what `keysOf` answered before). */
@@ -189,7 +124,7 @@ export class FacetIndex<R> {
     if (keys.every((key, j) => key === previous[j])) return
     const ordinal = this.ordinalOf(record)
     if (ordinal === undefined) return
-    this.checkImplications(keys)
+    this.implications.check(keys)
     this.move(this.root, 0, 0, ordinal, previous, keys)
   }
 
@@ -221,7 +156,7 @@ export class FacetIndex<R> {
     }
     const list = node.list!
     if (unchecked !== undefined) {
-      if (this.implicationBroken) return this.scan(list, values, offset, limit)
+      if (this.implications.broken) return this.scan(list, values, offset, limit)
       if (list.length > 0 && this.facets[unchecked]!(this.records[list.at(0)]!) !== values[unchecked]) return { items: [], total: 0 }
     }
     const items: R[] = []
@@ -231,21 +166,11 @@ export class FacetIndex<R> {
 
   /** Every node (below the root) that a record with these facet values belongs in, creating those missing. */
   private routeOf(keys: readonly string[]): FacetNode[] {
-    let level: Map<string, unknown> = this.routes
-    const last = keys.length - 1
-    for (let j = 0; j < last; j++) {
-      let next = level.get(keys[j]!) as Map<string, unknown> | undefined
-      if (next === undefined) level.set(keys[j]!, (next = new Map()))
-      level = next
-    }
-    let route = level.get(keys[last]!) as FacetNode[] | undefined
-    if (route === undefined) {
-      route = []
+    return this.routes.get(keys, () => {
+      const route: FacetNode[] = []
       this.collect(this.root, 0, 0, keys, route)
-      if (++this.routeCount > this.maxRoutes) this.forgetRoutes()
-      else level.set(keys[last]!, route)
-    }
-    return route
+      return route
+    })
   }
 
   private collect(node: FacetNode, from: number, path: number, keys: readonly string[], route: FacetNode[]): void {
@@ -256,11 +181,6 @@ export class FacetIndex<R> {
       route.push(child)
       if (child.children) this.collect(child, j + 1, path | (1 << j), keys, route)
     }
-  }
-
-  private forgetRoutes(): void {
-    this.routes = new Map()
-    this.routeCount = 0
   }
 
   /** A node's records tested against every filter (a small node's, or after a broken implication). */
@@ -279,7 +199,7 @@ export class FacetIndex<R> {
   }
 
   private emptyRoot(): FacetNode {
-    this.forgetRoutes()
+    this.routes.clear()
     return { list: undefined, children: this.childMaps(0, 0), from: 0, path: 0 }
   }
 
@@ -305,22 +225,8 @@ export class FacetIndex<R> {
   }
 
   /** The children maps of a node reached through the facets in `path` (a bit mask), from facet `from` on. */
-  private childMaps(from: number, path: number): Array<Map<string, FacetNode> | undefined> {
-    return this.facets.map((_, j) => (j < from || this.implied(j, path) ? undefined : new Map()))
-  }
-
-  private implied(j: number, path: number): boolean {
-    const by = this.impliedBy[j]
-    return by !== undefined && (path & (1 << by)) !== 0
-  }
-
-  private checkImplications(keys: readonly string[]): void {
-    for (const [j, seen] of this.implications) {
-      const by = keys[this.impliedBy[j]!]!
-      const known = seen.get(by)
-      if (known === undefined) seen.set(by, keys[j]!)
-      else if (known !== keys[j]) this.implicationBroken = true
-    }
+  private childMaps(from: number, path: number): ChildMaps {
+    return this.facets.map((_, j) => (j < from || this.implications.implied(j, path) ? undefined : new Map()))
   }
 
   private insert(node: FacetNode, from: number, path: number, ordinal: number, keys: readonly string[]): void {
@@ -347,7 +253,7 @@ export class FacetIndex<R> {
     })
     node.children = children
     // Records routed through this node now belong in its children too.
-    this.forgetRoutes()
+    this.routes.clear()
   }
 
   /**
@@ -383,46 +289,3 @@ export class FacetIndex<R> {
   }
 }
 
-
-interface FacetNode {
-  /** Ordinals, oldest first; the root has none (it holds every record). */
-  list: OrdinalList | undefined
-  /**
-   * By facet index, then by value; undefined while small. Only facets after the one that led here,
-   * and none implied by one on the path, have a map.
-   */
-  children: Array<Map<string, FacetNode> | undefined> | undefined
-  /** The first facet its children may be for, and the facets on its path (a bit mask): what a split needs. */
-  from: number
-  path: number
-}
-
-/** One facet's value for every record, as a number: its index in `values`. */
-interface FacetCodes {
-  of: Int32Array
-  values: string[]
-  /** A place per value, for `partition` to count in; -1 between uses. */
-  scratch: Int32Array
-}
-
-function encodeValues<R>(records: readonly R[], facet: (record: R) => string): FacetCodes {
-  const index = new Map<string, number>()
-  const values: string[] = []
-  const of = new Int32Array(records.length)
-  for (let i = 0; i < records.length; i++) {
-    const value = facet(records[i]!)
-    let code = index.get(value)
-    if (code === undefined) {
-      index.set(value, (code = values.length))
-      values.push(value)
-    }
-    of[i] = code
-  }
-  return { of, values, scratch: new Int32Array(values.length).fill(-1) }
-}
-
-function childOf(map: Map<string, FacetNode>, key: string, from: number, path: number): FacetNode {
-  let child = map.get(key)
-  if (!child) map.set(key, (child = { list: new OrdinalList(), children: undefined, from, path }))
-  return child
-}
