@@ -1,11 +1,14 @@
 import type { Bus } from './bus.js'
+import { EventRing } from './event-ring.js'
+import { eventJson } from './order-json.js'
 import type { SandboxEvent } from '../model/events.js'
 
 /**
  * The events of every account as webhooks carry them, for `GET /_sandbox/events` (CONTRACT.md section
  * 20): a test awaits an event with one request instead of a receiver and a sleep. Kept whether or
  * not the account has webhook endpoints, the newest `limitPerAccount` per account; older ones are
- * dropped and counted. A read that finds nothing can wait (real time) for the next match.
+ * dropped and counted. A read that finds nothing can wait (real time) for the next match. Each
+ * account's events are kept as their JSON text (event-ring.ts), parsed again when read.
  */
 
 /** Which events a read selects. `types` holds exact types and `prefix.` entries (from `payment.*`); empty selects all. */
@@ -21,19 +24,10 @@ export interface EventPage {
   dropped: number
 }
 
+/** One kept event: its account's ring and its position there. */
 interface Entry {
-  /** Order across the sandbox: a read over every account merges by it. */
-  seq: number
-  event: SandboxEvent
-  objectId: string | undefined
-}
-
-interface AccountLog {
-  entries: Entry[]
-  /** Position in `entries` of the oldest kept entry: dropping is a move of this mark, compacted now and then. */
-  start: number
-  dropped: number
-  bySeq: Map<string, number>
+  ring: EventRing
+  index: number
 }
 
 interface Waiter {
@@ -47,54 +41,38 @@ export class UnknownCursorError extends Error {}
 
 export function createEventLog(deps: { bus: Bus; limitPerAccount: number }) {
   const { bus, limitPerAccount } = deps
-  const logs = new Map<string, AccountLog>()
+  const logs = new Map<string, EventRing>()
   const waiters = new Set<Waiter>()
   let seq = 0
 
-  const matches = (selection: EventSelection, entry: Entry): boolean =>
-    (selection.objectId === undefined || entry.objectId === selection.objectId) &&
-    (selection.types.length === 0 || selection.types.some((type) => (type.endsWith('.') ? entry.event.type.startsWith(type) : entry.event.type === type)))
+  const matches = (selection: EventSelection, type: string, objectId: string | undefined): boolean =>
+    (selection.objectId === undefined || objectId === selection.objectId) &&
+    (selection.types.length === 0 || selection.types.some((wanted) => (wanted.endsWith('.') ? type.startsWith(wanted) : type === wanted)))
 
   function onEvent(event: SandboxEvent): void {
-    let log = logs.get(event.account_id)
-    if (!log) logs.set(event.account_id, (log = { entries: [], start: 0, dropped: 0, bySeq: new Map() }))
-    const entry: Entry = { seq: ++seq, event, objectId: (event.data.object as { id?: unknown } | null)?.id as string | undefined }
-    log.entries.push(entry)
-    log.bySeq.set(event.id, entry.seq)
-    if (log.entries.length - log.start > limitPerAccount) {
-      log.bySeq.delete(log.entries[log.start]!.event.id)
-      log.start++
-      log.dropped++
-      // Compact once the dropped part is as long as the kept one: amortised O(1) a drop.
-      if (log.start >= limitPerAccount) {
-        log.entries = log.entries.slice(log.start)
-        log.start = 0
-      }
+    let ring = logs.get(event.account_id)
+    if (!ring) logs.set(event.account_id, (ring = new EventRing(limitPerAccount)))
+    const objectId = (event.data.object as { id?: unknown } | null)?.id as string | undefined
+    ring.push(++seq, event, eventJson(event), objectId)
+    for (const waiter of waiters) {
+      const { selection } = waiter
+      if ((selection.accountId === undefined || selection.accountId === event.account_id) && matches(selection, event.type, objectId)) waiter.wake()
     }
-    for (const waiter of waiters) if (waiter.selection.accountId === undefined || waiter.selection.accountId === event.account_id) if (matches(waiter.selection, entry)) waiter.wake()
   }
 
   /** The kept entries after `seq`: the account's, or every account's merged in sandbox order. */
   function* keptAfter(accountId: string | undefined, seq: number): Generator<Entry> {
     if (accountId === undefined) {
-      yield* [...logs.values()].flatMap((log) => log.entries.slice(firstAfter(log, seq))).sort((a, b) => a.seq - b.seq)
+      const entries = [...logs.values()].flatMap((ring) => {
+        const first = ring.firstAfter(seq)
+        return Array.from({ length: ring.size - first }, (_, i) => ({ ring, index: first + i }))
+      })
+      yield* entries.sort((a, b) => a.ring.seqAt(a.index) - b.ring.seqAt(b.index))
       return
     }
-    const log = logs.get(accountId)
-    if (!log) return
-    for (let index = firstAfter(log, seq); index < log.entries.length; index++) yield log.entries[index]!
-  }
-
-  /** The position of the first kept entry after `seq` (entries are in `seq` order). */
-  function firstAfter(log: AccountLog, seq: number): number {
-    let low = log.start
-    let high = log.entries.length
-    while (low < high) {
-      const middle = (low + high) >>> 1
-      if (log.entries[middle]!.seq <= seq) low = middle + 1
-      else high = middle
-    }
-    return low
+    const ring = logs.get(accountId)
+    if (!ring) return
+    for (let index = ring.firstAfter(seq); index < ring.size; index++) yield { ring, index }
   }
 
   /** Throws UnknownCursorError when `after` is not an event the log holds (never one, or dropped). */
@@ -107,28 +85,28 @@ export function createEventLog(deps: { bus: Bus; limitPerAccount: number }) {
     }
     const selected: SandboxEvent[] = []
     let hasMore = false
-    for (const entry of keptAfter(selection.accountId, from)) {
-      if (!matches(selection, entry)) continue
+    for (const { ring, index } of keptAfter(selection.accountId, from)) {
+      if (!matches(selection, ring.typeAt(index), ring.objectIdAt(index))) continue
       if (selected.length === limit) {
         hasMore = true
         break
       }
-      selected.push(entry.event)
+      selected.push(ring.eventAt(index))
     }
     return { events: selected, hasMore, dropped: droppedOf(selection.accountId) }
   }
 
   function findSeq(accountId: string | undefined, eventId: string): number | undefined {
-    if (accountId !== undefined) return logs.get(accountId)?.bySeq.get(eventId)
-    for (const log of logs.values()) {
-      const found = log.bySeq.get(eventId)
-      if (found !== undefined) return found
+    const rings = accountId !== undefined ? [logs.get(accountId)] : [...logs.values()]
+    for (const ring of rings) {
+      const index = ring?.indexOf(eventId)
+      if (index !== undefined) return ring!.seqAt(index)
     }
     return undefined
   }
 
   const droppedOf = (accountId: string | undefined) =>
-    accountId !== undefined ? (logs.get(accountId)?.dropped ?? 0) : [...logs.values()].reduce((sum, log) => sum + log.dropped, 0)
+    accountId !== undefined ? (logs.get(accountId)?.dropped ?? 0) : [...logs.values()].reduce((sum, ring) => sum + ring.dropped, 0)
 
   /**
    * Resolves once an event that `selection` selects is logged, or after `ms` of real time (an event

@@ -1,0 +1,159 @@
+import type { SandboxEvent } from '../model/events.js'
+
+/** The first segment's size; each next one doubles, up to `MAX_SEGMENT`. */
+const FIRST_SEGMENT = 16 * 1024
+const MAX_SEGMENT = 1024 * 1024
+/** Slots for the first events; the columns double as the log grows, up to its limit. */
+const FIRST_SLOTS = 64
+
+interface Segment {
+  bytes: Buffer
+  used: number
+  /** Events kept in it: once none and a newer segment exists, it is let go. */
+  live: number
+}
+
+/**
+ * One account's newest events, as the JSON text a webhook delivery carries, in a few large byte
+ * segments outside the JavaScript heap, and the few values a read filters on in columns. A log of
+ * ten thousand events per account lives long enough for every event in it to reach the old
+ * generation: kept as objects (an event and the payment or order it carries, about a kilobyte
+ * each), they were a quarter of the process's memory after a million payments created through the
+ * API, most of it garbage waiting for a full collection. Here an event costs its bytes, written once
+ * into a segment that is let go whole once every event in it is dropped, and its id; the type and
+ * object id are strings the process holds anyway. A read parses the events it answers.
+ */
+export class EventRing {
+  /** Oldest first, from `head`, wrapping: the log's order across the sandbox, for merged reads. */
+  private seqs = new Float64Array(FIRST_SLOTS)
+  private ids: string[] = new Array<string>(FIRST_SLOTS)
+  private types: string[] = new Array<string>(FIRST_SLOTS)
+  private objectIds: Array<string | undefined> = new Array<string | undefined>(FIRST_SLOTS)
+  /** Where each event's text lies: its segment's serial, its offset and its length in bytes. */
+  private segmentSerials = new Uint32Array(FIRST_SLOTS)
+  private offsets = new Uint32Array(FIRST_SLOTS)
+  private lengths = new Uint32Array(FIRST_SLOTS)
+  private head = 0
+  size = 0
+  /** Events dropped to keep within the limit. */
+  dropped = 0
+  /** Oldest first; `segments[i]` has serial `firstSerial + i`. */
+  private segments: Segment[] = []
+  private firstSerial = 0
+
+  constructor(private readonly limit: number) {}
+
+  push(seq: number, event: SandboxEvent, text: string, objectId: string | undefined): void {
+    if (this.size === this.limit) this.dropOldest()
+    else if (this.size === this.seqs.length) this.grow()
+    const length = Buffer.byteLength(text)
+    const segment = this.segmentFor(length)
+    segment.bytes.write(text, segment.used)
+    const slot = (this.head + this.size) % this.seqs.length
+    this.seqs[slot] = seq
+    this.ids[slot] = event.id
+    this.types[slot] = event.type
+    this.objectIds[slot] = objectId
+    this.segmentSerials[slot] = this.firstSerial + this.segments.length - 1
+    this.offsets[slot] = segment.used
+    this.lengths[slot] = length
+    segment.used += length
+    segment.live++
+    this.size++
+  }
+
+  /** The i-th kept event's order across the sandbox (0: the oldest kept). */
+  seqAt(i: number): number {
+    return this.seqs[this.slot(i)]!
+  }
+
+  typeAt(i: number): string {
+    return this.types[this.slot(i)]!
+  }
+
+  objectIdAt(i: number): string | undefined {
+    return this.objectIds[this.slot(i)]
+  }
+
+  eventAt(i: number): SandboxEvent {
+    const slot = this.slot(i)
+    const segment = this.segments[this.segmentSerials[slot]! - this.firstSerial]!
+    const offset = this.offsets[slot]!
+    return JSON.parse(segment.bytes.toString('utf8', offset, offset + this.lengths[slot]!)) as SandboxEvent
+  }
+
+  /** The position of the kept event with this id, if any. */
+  indexOf(eventId: string): number | undefined {
+    for (let i = 0; i < this.size; i++) if (this.ids[this.slot(i)] === eventId) return i
+    return undefined
+  }
+
+  /** The position of the first kept event after `seq` (events are in `seq` order). */
+  firstAfter(seq: number): number {
+    let low = 0
+    let high = this.size
+    while (low < high) {
+      const middle = (low + high) >>> 1
+      if (this.seqAt(middle) <= seq) low = middle + 1
+      else high = middle
+    }
+    return low
+  }
+
+  private slot(i: number): number {
+    return (this.head + i) % this.seqs.length
+  }
+
+  private dropOldest(): void {
+    const slot = this.head
+    this.segments[this.segmentSerials[slot]! - this.firstSerial]!.live--
+    this.ids[slot] = undefined as unknown as string
+    this.objectIds[slot] = undefined
+    this.head = (this.head + 1) % this.seqs.length
+    this.size--
+    this.dropped++
+    // Segments empty in front of the one being written go (events leave in the order they came).
+    while (this.segments.length > 1 && this.segments[0]!.live === 0) {
+      this.segments.shift()
+      this.firstSerial++
+    }
+  }
+
+  /** The segment being written, or a new one when `length` bytes do not fit in it. */
+  private segmentFor(length: number): Segment {
+    const current = this.segments[this.segments.length - 1]
+    if (current && current.used + length <= current.bytes.length) return current
+    // Nothing kept in it: the new one takes its place (and its serial) rather than sit beside it.
+    if (current && current.live === 0) this.segments.pop()
+    const previousSize = current?.bytes.length ?? FIRST_SEGMENT / 2
+    const size = Math.max(length, Math.min(previousSize * 2, MAX_SEGMENT))
+    const segment: Segment = { bytes: Buffer.allocUnsafeSlow(size), used: 0, live: 0 }
+    this.segments.push(segment)
+    return segment
+  }
+
+  /** Doubles the columns (up to the limit), the kept events moved to the front in order. */
+  private grow(): void {
+    const capacity = Math.min(this.seqs.length * 2, this.limit)
+    const order = Array.from({ length: this.size }, (_, i) => this.slot(i))
+    const seqs = new Float64Array(capacity)
+    const serials = new Uint32Array(capacity)
+    const offsets = new Uint32Array(capacity)
+    const lengths = new Uint32Array(capacity)
+    order.forEach((slot, i) => {
+      seqs[i] = this.seqs[slot]!
+      serials[i] = this.segmentSerials[slot]!
+      offsets[i] = this.offsets[slot]!
+      lengths[i] = this.lengths[slot]!
+    })
+    const column = <T>(values: T[]) => Object.assign(new Array<T>(capacity), order.map((slot) => values[slot]!))
+    this.ids = column(this.ids)
+    this.types = column(this.types)
+    this.objectIds = column(this.objectIds)
+    this.seqs = seqs
+    this.segmentSerials = serials
+    this.offsets = offsets
+    this.lengths = lengths
+    this.head = 0
+  }
+}
