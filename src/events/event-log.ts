@@ -1,6 +1,5 @@
 import type { Bus } from './bus.js'
 import { EventRing } from './event-ring.js'
-import { eventJson } from './order-json.js'
 import type { SandboxEvent } from '../model/events.js'
 
 /**
@@ -8,7 +7,8 @@ import type { SandboxEvent } from '../model/events.js'
  * 20): a test awaits an event with one request instead of a receiver and a sleep. Kept whether or
  * not the account has webhook endpoints, the newest `limitPerAccount` per account; older ones are
  * dropped and counted. A read that finds nothing can wait (real time) for the next match. Each
- * account's events are kept as their JSON text (event-ring.ts), parsed again when read.
+ * account's events are kept as their JSON text (event-ring.ts), parsed again when read, but for
+ * order events.
  */
 
 /** Which events a read selects. `types` holds exact types and `prefix.` entries (from `payment.*`); empty selects all. */
@@ -52,8 +52,13 @@ export function createEventLog(deps: { bus: Bus; limitPerAccount: number }) {
   function onEvent(event: SandboxEvent): void {
     let ring = logs.get(event.account_id)
     if (!ring) logs.set(event.account_id, (ring = new EventRing(limitPerAccount)))
-    const objectId = (event.data.object as { id?: unknown } | null)?.id as string | undefined
-    ring.push(++seq, event, eventJson(event), objectId)
+    const object = event.data.object as { id?: unknown; object?: unknown } | null
+    const objectId = object?.id as string | undefined
+    // An order's event shares its fills with the order (present-order.ts): as text, each event of an
+    // order that fills on every tick would copy them all again, a tick of a thousand fills writing
+    // megabytes. Every other event is kept as its text.
+    if (object?.object === 'order') ring.pushObject(++seq, event, objectId)
+    else ring.push(++seq, event, JSON.stringify(event), objectId)
     for (const waiter of waiters) {
       const { selection } = waiter
       if ((selection.accountId === undefined || selection.accountId === event.account_id) && matches(selection, event.type, objectId)) waiter.wake()

@@ -14,14 +14,17 @@ interface Segment {
 }
 
 /**
- * One account's newest events, as the JSON text a webhook delivery carries, in a few large byte
+ * One account's newest events, most as the JSON text a webhook delivery carries, in a few large byte
  * segments outside the JavaScript heap, and the few values a read filters on in columns. A log of
  * ten thousand events per account lives long enough for every event in it to reach the old
- * generation: kept as objects (an event and the payment or order it carries, about a kilobyte
- * each), they were a quarter of the process's memory after a million payments created through the
- * API, most of it garbage waiting for a full collection. Here an event costs its bytes, written once
- * into a segment that is let go whole once every event in it is dropped, and its id; the type and
- * object id are strings the process holds anyway. A read parses the events it answers.
+ * generation: kept as objects (an event and the payment it carries, about a kilobyte each), they were
+ * a quarter of the process's memory after a million payments created through the API, most of it
+ * garbage waiting for a full collection. Here such an event costs its bytes, written once into a
+ * segment that is let go whole once every event in it is dropped, and its id; the type and object id
+ * are strings the process holds anyway. A read parses the events it answers.
+ *
+ * An event may also be kept as the object it is (`pushObject`), for events whose text costs more
+ * than the object: see the event log.
  */
 export class EventRing {
   /** Oldest first, from `head`, wrapping: the log's order across the sandbox, for merged reads. */
@@ -29,6 +32,8 @@ export class EventRing {
   private ids: string[] = new Array<string>(FIRST_SLOTS)
   private types: string[] = new Array<string>(FIRST_SLOTS)
   private objectIds: Array<string | undefined> = new Array<string | undefined>(FIRST_SLOTS)
+  /** The event itself, for one pushed as an object; undefined for one kept as text. */
+  private objects: Array<SandboxEvent | undefined> = new Array<SandboxEvent | undefined>(FIRST_SLOTS)
   /** Where each event's text lies: its segment's serial, its offset and its length in bytes. */
   private segmentSerials = new Uint32Array(FIRST_SLOTS)
   private offsets = new Uint32Array(FIRST_SLOTS)
@@ -43,23 +48,37 @@ export class EventRing {
 
   constructor(private readonly limit: number) {}
 
+  /** Keeps `event` as `text`, its JSON. */
   push(seq: number, event: SandboxEvent, text: string, objectId: string | undefined): void {
-    if (this.size === this.limit) this.dropOldest()
-    else if (this.size === this.seqs.length) this.grow()
+    const slot = this.nextSlot(seq, event, objectId)
     const length = Buffer.byteLength(text)
     const segment = this.segmentFor(length)
     segment.bytes.write(text, segment.used)
-    const slot = (this.head + this.size) % this.seqs.length
-    this.seqs[slot] = seq
-    this.ids[slot] = event.id
-    this.types[slot] = event.type
-    this.objectIds[slot] = objectId
     this.segmentSerials[slot] = this.firstSerial + this.segments.length - 1
     this.offsets[slot] = segment.used
     this.lengths[slot] = length
     segment.used += length
     segment.live++
+  }
+
+  /** Keeps `event` as the object it is. */
+  pushObject(seq: number, event: SandboxEvent, objectId: string | undefined): void {
+    // The slot first: taking it may grow the columns, replacing `objects`.
+    const slot = this.nextSlot(seq, event, objectId)
+    this.objects[slot] = event
+  }
+
+  /** A slot for the next event (the oldest dropped at the limit), its columns but where it lies filled. */
+  private nextSlot(seq: number, event: SandboxEvent, objectId: string | undefined): number {
+    if (this.size === this.limit) this.dropOldest()
+    else if (this.size === this.seqs.length) this.grow()
+    const slot = (this.head + this.size) % this.seqs.length
+    this.seqs[slot] = seq
+    this.ids[slot] = event.id
+    this.types[slot] = event.type
+    this.objectIds[slot] = objectId
     this.size++
+    return slot
   }
 
   /** The i-th kept event's order across the sandbox (0: the oldest kept). */
@@ -77,6 +96,8 @@ export class EventRing {
 
   eventAt(i: number): SandboxEvent {
     const slot = this.slot(i)
+    const object = this.objects[slot]
+    if (object !== undefined) return object
     const segment = this.segments[this.segmentSerials[slot]! - this.firstSerial]!
     const offset = this.offsets[slot]!
     return JSON.parse(segment.bytes.toString('utf8', offset, offset + this.lengths[slot]!)) as SandboxEvent
@@ -106,9 +127,10 @@ export class EventRing {
 
   private dropOldest(): void {
     const slot = this.head
-    this.segments[this.segmentSerials[slot]! - this.firstSerial]!.live--
+    if (this.objects[slot] === undefined) this.segments[this.segmentSerials[slot]! - this.firstSerial]!.live--
     this.ids[slot] = undefined as unknown as string
     this.objectIds[slot] = undefined
+    this.objects[slot] = undefined
     this.head = (this.head + 1) % this.seqs.length
     this.size--
     this.dropped++
@@ -150,6 +172,7 @@ export class EventRing {
     this.ids = column(this.ids)
     this.types = column(this.types)
     this.objectIds = column(this.objectIds)
+    this.objects = column(this.objects)
     this.seqs = seqs
     this.segmentSerials = serials
     this.offsets = offsets

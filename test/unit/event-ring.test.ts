@@ -56,4 +56,19 @@ describe('EventRing', () => {
     expect(bytes).toBeLessThanOrEqual(2 * 1024 * 1024)
     expect(kept(ring).map((event) => event.id)).toEqual(Array.from({ length: 100 }, (_, i) => `evt_${19_901 + i}`))
   })
+
+  it('keeps events pushed as objects beside events kept as text, in one order, through growth and drops', () => {
+    const ring = new EventRing(200)
+    for (let n = 1; n <= 600; n++) {
+      const event = eventOf(n)
+      if (n % 3 === 0) ring.pushObject(n, event, `pay_${n}`)
+      else ring.push(n, event, JSON.stringify(event), `pay_${n}`)
+    }
+    expect(kept(ring)).toEqual(Array.from({ length: 200 }, (_, i) => eventOf(401 + i)))
+    // An event pushed as an object comes back as that object, not a copy.
+    const object = eventOf(601)
+    ring.pushObject(601, object, 'pay_601')
+    expect(ring.eventAt(199)).toBe(object)
+    expect(ring.indexOf('evt_601')).toBe(199)
+  })
 })
