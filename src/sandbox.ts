@@ -160,7 +160,7 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
   const control = createSandboxControl({ store, accounts, clock, bus, rules, screening, faults: faultRules, journal, pins, settlementSteps })
   createPaymentSettlement({ config, clock, store, bus, fixtures, payments: services.payments, decide: createOutcomeDecider({ fixtures, rules, screening }) })
 
-  const deps: AppDeps = { config, clock, store, accounts, services, control, fixtures }
+  const deps: AppDeps = { config, clock, store, accounts, services, control, fixtures, startedAtMs: wallClockMs() }
   const faults = createFaults({ config, rules: faultRules })
   const http: HttpServices = {
     limiter: config.rateLimit > 0 ? createRateLimiter(config.rateLimit, options.rateLimitClock) : undefined,

@@ -120,9 +120,10 @@ export interface EventFilter extends EventMatch {
   wait?: number
 }
 
-/** Oldest first; `has_more` when more match after the last one; `dropped`: events the log let go. */
+/** Oldest first; `has_more` when more match after the last one; `dropped`: events the log let go; `resets`: resets of the account (its log and ids begin again). */
 export interface SandboxEventPage {
   data: SandboxEvent[]
   has_more: boolean
   dropped: number
+  resets: number
 }

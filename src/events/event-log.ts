@@ -22,6 +22,8 @@ export interface EventPage {
   events: SandboxEvent[]
   hasMore: boolean
   dropped: number
+  /** Resets of the account (of every account, without one), each of which began its log again. */
+  resets: number
 }
 
 /** One kept event: its account's ring and its position there. */
@@ -42,6 +44,8 @@ export class UnknownCursorError extends Error {}
 export function createEventLog(deps: { bus: Bus; limitPerAccount: number }) {
   const { bus, limitPerAccount } = deps
   const logs = new Map<string, EventRing>()
+  /** Kept across resets, unlike the logs: a reader holding an `after` id learns by it that the id may mean another event now. */
+  const resets = new Map<string, number>()
   const waiters = new Set<Waiter>()
   let seq = 0
 
@@ -98,7 +102,7 @@ export function createEventLog(deps: { bus: Bus; limitPerAccount: number }) {
       }
       selected.push(ring.eventAt(index))
     }
-    return { events: selected, hasMore, dropped: droppedOf(selection.accountId) }
+    return { events: selected, hasMore, dropped: droppedOf(selection.accountId), resets: resetsOf(selection.accountId) }
   }
 
   function findSeq(accountId: string | undefined, eventId: string): number | undefined {
@@ -109,6 +113,9 @@ export function createEventLog(deps: { bus: Bus; limitPerAccount: number }) {
     }
     return undefined
   }
+
+  const resetsOf = (accountId: string | undefined) =>
+    accountId !== undefined ? (resets.get(accountId) ?? 0) : [...resets.values()].reduce((sum, count) => sum + count, 0)
 
   const droppedOf = (accountId: string | undefined) =>
     accountId !== undefined ? (logs.get(accountId)?.dropped ?? 0) : [...logs.values()].reduce((sum, ring) => sum + ring.dropped, 0)
@@ -132,8 +139,12 @@ export function createEventLog(deps: { bus: Bus; limitPerAccount: number }) {
     })
   }
 
-  // A reset account starts again with no events, as it starts with no deliveries.
-  const onReset = (accountId: string) => logs.delete(accountId)
+  // A reset account starts again with no events, as it starts with no deliveries; and as its ids
+  // start again too (the same seed), an event id it answered before may come back meaning another.
+  const onReset = (accountId: string) => {
+    logs.delete(accountId)
+    resets.set(accountId, (resets.get(accountId) ?? 0) + 1)
+  }
   bus.on('event', onEvent)
   bus.on('account.reset', onReset)
 

@@ -17,6 +17,8 @@ export interface AppDeps {
   services: Services
   control: SandboxControl
   fixtures: Fixtures
+  /** When this sandbox was created (wall clock, ms): its uptime, and what tells a restart apart from a lost connection. */
+  startedAtMs: number
 }
 
 export interface RequestContext {

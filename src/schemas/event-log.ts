@@ -46,4 +46,8 @@ export const EventListExtraSchema = z.object({
     description: 'Events of the account (of every account, without one) the log has let go: it keeps the newest `--event-log-limit` (default 10,000) per account.',
     example: 0,
   }),
+  resets: CountSchema.meta({
+    description: 'Resets of the account (of every account, without one) since the sandbox started. A reset empties the log and starts the account\'s ids again, so an `after` id kept from before may name another event now: when this changes, read again from the first.',
+    example: 0,
+  }),
 })

@@ -3,11 +3,12 @@ import { TerminalError, type Connection } from './target.js'
 
 /**
  * The id of the key's newest event (that `types` selects): a terminal command reads on after it, so
- * that it reports what happens from now on. Reading there also checks the key and the filter, so that
- * a mistake is said before anything else happens. The route answers oldest first, a hundred at a
- * time: a long log (10,000 events at most) takes a few pages.
+ * that it reports what happens from now on; and the account's `resets` then, by which a later read
+ * knows that the id may name another event. Reading there also checks the key and the filter, so
+ * that a mistake is said before anything else happens. The route answers oldest first, a hundred at
+ * a time: a long log (10,000 events at most) takes a few pages.
  */
-export async function newestEvent(connection: Connection, types?: string): Promise<string | undefined> {
+export async function newestEvent(connection: Connection, types?: string): Promise<{ after: string | undefined; resets: number }> {
   let after: string | undefined
   for (;;) {
     let page
@@ -18,9 +19,9 @@ export async function newestEvent(connection: Connection, types?: string): Promi
       await provision(connection)
       continue
     }
-    if (page.data.length === 0) return after
+    if (page.data.length === 0) return { after, resets: page.resets }
     after = page.data[page.data.length - 1]!.id
-    if (!page.has_more) return after
+    if (!page.has_more) return { after, resets: page.resets }
   }
 }
 

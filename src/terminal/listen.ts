@@ -1,5 +1,5 @@
 import { SandboxControlError } from '../client/control-client.js'
-import type { SandboxEvent } from '../client/control-types.js'
+import type { SandboxEvent, SandboxEventPage } from '../client/control-types.js'
 import { isKeyWithoutAccount, newestEvent, provision } from './event-cursor.js'
 import { checkForwardUrl, checkSecret, forward, forwardSecret } from './forward.js'
 import { isConnectionLoss, waitUntilBack } from './reconnect.js'
@@ -29,17 +29,31 @@ const POLL_WAIT_MS = 25_000
 export async function listen(target: Target, options: ListenOptions): Promise<never> {
   const connection = await connect(target)
   const forwarding = options.forwardTo === undefined ? undefined : { url: checkForwardUrl(options.forwardTo), secret: await secretFor(connection, options) }
-  let cursor = await newestEvent(connection, options.events)
+  const start = await newestEvent(connection, options.events)
+  let cursor = start.after
+  /** The account's resets when `cursor` was read; undefined: to be learnt from the next page. */
+  let resets: number | undefined = start.resets
   if (forwarding) options.err(`Forwarding to ${forwarding.url}, signed with ${forwarding.secret} (Standard Webhooks)`)
   options.out('Ready')
   for (;;) {
-    let events: SandboxEvent[]
+    let page: SandboxEventPage
     try {
-      events = (await connection.control.events({ api_key: target.apiKey, type: options.events, after: cursor, wait: POLL_WAIT_MS })).data
+      page = await connection.control.events({ api_key: target.apiKey, type: options.events, after: cursor, wait: POLL_WAIT_MS })
     } catch (error) {
       cursor = await recover(connection, error, cursor, options)
+      // Reading from the first event again (a restarted sandbox counts its resets anew).
+      if (cursor === undefined) resets = undefined
       continue
     }
+    if (resets !== undefined && page.resets !== resets && cursor !== undefined) {
+      // Reset, its ids begin again: the page read after an id that may now name another event.
+      options.err('the account was reset: reading its events again from the first')
+      resets = page.resets
+      cursor = undefined
+      continue
+    }
+    resets = page.resets
+    const events = page.data
     for (const event of events) {
       options.out(options.json ? JSON.stringify(event) : describe(event))
       if (forwarding) (options.json ? options.err : options.out)(await forward(event, forwarding.url, forwarding.secret))
@@ -65,15 +79,22 @@ async function secretFor(connection: Connection, options: Pick<ListenOptions, 'f
 const describe = (event: SandboxEvent) => [event.created_at, event.type.padEnd(24), event.id, (event.data.object as { id?: string }).id ?? ''].join('  ')
 
 /**
- * After a failed read: a lost sandbox is waited for; once back (restarted, its event log new and the
- * cursor unknown to it), listening goes on from its oldest event, all of them new to this listener.
+ * After a failed read: a lost sandbox is waited for; once back, restarted, its event log is new and
+ * listening goes on from its oldest event, all of them new to this listener. The cursor cannot tell:
+ * a sandbox started afresh with the same seed makes the same event ids again, and an id that is
+ * back in the new log would skip every event up to it.
  */
 async function recover(connection: Connection, error: unknown, cursor: string | undefined, options: ListenOptions): Promise<string | undefined> {
   if (isConnectionLoss(error)) {
-    await waitUntilBack(connection.target, error, options.err)
-    return cursor
+    const { restarted } = await waitUntilBack(connection, error, options.err)
+    if (!restarted) return cursor
+    options.err('reading the new sandbox\'s events from its first; started afresh with the same seed, a sandbox makes the same ids again')
+    return undefined
   }
-  if (error instanceof SandboxControlError && error.param === 'after') return undefined
+  if (error instanceof SandboxControlError && error.param === 'after') {
+    options.err(`the sandbox no longer holds ${cursor} (the account was reset, or the event dropped from its log): reading on from its oldest event`)
+    return undefined
+  }
   if (isKeyWithoutAccount(error)) {
     await provision(connection)
     return undefined

@@ -1,4 +1,4 @@
-import { reason, type Target } from './target.js'
+import { reason, startedAtOf, type Connection } from './target.js'
 
 /** How long to wait between attempts to reach a sandbox that went away: quick at first, then every 2 s. */
 const BACKOFF_MS = [250, 500, 1000, 2000]
@@ -6,20 +6,30 @@ const BACKOFF_MS = [250, 500, 1000, 2000]
 /**
  * After a request failed for want of a sandbox: says so once, waits until the sandbox answers its
  * health check again (a restart, a container coming back), then says that too. Never gives up: the
- * person stops the command with Ctrl-C.
+ * person stops the command with Ctrl-C. Answers whether the sandbox found is another one (a
+ * restart, its logs new) rather than the same one after a lost connection.
  */
-export async function waitUntilBack(target: Target, error: unknown, say: (line: string) => void): Promise<void> {
-  say(`lost the sandbox at ${target.baseUrl} (${reason(error)}); reconnecting…`)
+export async function waitUntilBack(connection: Connection, error: unknown, say: (line: string) => void): Promise<{ restarted: boolean }> {
+  const { baseUrl } = connection.target
+  say(`lost the sandbox at ${baseUrl} (${reason(error)}); reconnecting…`)
+  let startedAt: string | undefined
   for (let attempt = 0; ; attempt++) {
     await new Promise((resolve) => setTimeout(resolve, BACKOFF_MS[Math.min(attempt, BACKOFF_MS.length - 1)]))
     try {
-      const res = await fetch(`${target.baseUrl}/_sandbox/health`, { signal: AbortSignal.timeout(2000) })
-      if (res.ok) break
+      const res = await fetch(`${baseUrl}/_sandbox/health`, { signal: AbortSignal.timeout(2000) })
+      if (res.ok) {
+        startedAt = await startedAtOf(res)
+        break
+      }
     } catch {
       // still away
     }
   }
-  say(`reconnected to ${target.baseUrl}`)
+  // Without a start time to compare, assume the worst: a new sandbox.
+  const restarted = startedAt === undefined || startedAt !== connection.startedAt
+  connection.startedAt = startedAt
+  say(restarted ? `reconnected to ${baseUrl} (restarted: its logs begin again)` : `reconnected to ${baseUrl}`)
+  return { restarted }
 }
 
 /** Whether a failed request failed for want of a sandbox (no connection), rather than by its answer. */

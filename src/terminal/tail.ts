@@ -23,7 +23,8 @@ const JOURNAL_PAGES = 5
  */
 export async function tail(target: Target, options: TailOptions): Promise<never> {
   const shows = statusFilter(options.status)
-  const { control } = await connect(target)
+  const connection = await connect(target)
+  const { control } = connection
   let newest: string | undefined
   /** The entries after `newest`, oldest first; all of them when `newest` is undefined. */
   const readNew = async (): Promise<SandboxRequest[]> => {
@@ -47,9 +48,8 @@ export async function tail(target: Target, options: TailOptions): Promise<never>
       entries = await readNew()
     } catch (error) {
       if (!isConnectionLoss(error)) throw error
-      await waitUntilBack(target, error, options.err)
       // A restarted sandbox has a new journal: everything in it is new here.
-      newest = undefined
+      if ((await waitUntilBack(connection, error, options.err)).restarted) newest = undefined
       continue
     }
     for (const entry of entries) if (shows(entry.status)) options.out(describe(entry, options.verbose))

@@ -37,6 +37,8 @@ export interface Connection {
   target: Target
   api: ApiRequest
   control: ControlClient
+  /** The sandbox's `started_at` (health): another one after a lost connection means it restarted, its logs new. */
+  startedAt: string | undefined
 }
 
 const WHERE = { flag: '--base-url', environment: 'WALLET_SANDBOX_BASE_URL', default: 'the default address; --base-url or WALLET_SANDBOX_BASE_URL name another' }
@@ -60,6 +62,17 @@ export async function connect(target: Target): Promise<Connection> {
     target,
     api: createApiRequest({ baseUrl: target.baseUrl, apiKey: target.apiKey }),
     control: createControlClient({ baseUrl: target.baseUrl, controlToken: target.controlToken }),
+    startedAt: await startedAtOf(res),
+  }
+}
+
+/** `started_at` of a health answer (`{data: {…}}`), if it has one. */
+export async function startedAtOf(res: Response): Promise<string | undefined> {
+  try {
+    const body = (await res.json()) as { data?: { started_at?: unknown } } | null
+    return typeof body?.data?.started_at === 'string' ? body.data.started_at : undefined
+  } catch {
+    return undefined
   }
 }
 

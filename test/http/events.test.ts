@@ -111,6 +111,26 @@ describe('GET /_sandbox/events', () => {
     expect(before.id).toMatch(/^pay_/)
   })
 
+  it('counts the resets of the account, after which its ids begin again (an after id may name another event)', async () => {
+    sb = await startTestSandbox()
+    const key = 'sk_test_sandbox_default_key'
+    const first = await pay()
+    const page = await events({ api_key: key })
+    expect(page.resets).toBe(0)
+    await sb.api.post('/_sandbox/reset').send({ api_key: key }).expect(200)
+    const again = await pay()
+    // The same seed makes the same ids again: only `resets` tells the two events apart.
+    expect(again.id).toBe(first.id)
+    const after = await events({ api_key: key })
+    expect(after.data[0].id).toBe(page.data[0].id)
+    expect(after.resets).toBe(1)
+    // Open auth: a new key is an account of its own, never reset.
+    const other = 'sk_test_events_other_account'
+    await sb.api.get('/v1/wallets').set(sb.auth(other)).expect(200)
+    expect((await events({ api_key: other })).resets).toBe(0)
+    expect((await events({})).resets).toBe(1)
+  })
+
   it.each([
     [{ type: 'payment.done' }, 'type', 'type takes event types'],
     [{ type: 'payment.created,refund.*' }, 'type', '"refund.*"'],

@@ -266,7 +266,7 @@ describe('the document works in the common tools (CONTRACT.md section 14)', () =
     expect(parameters.find((parameter) => parameter.name === 'limit')).toMatchObject({ required: false, schema: { type: 'integer', minimum: 1, maximum: 100, default: 100 } })
     expect(parameters.find((parameter) => parameter.name === 'wait')).toMatchObject({ required: false, schema: { type: 'integer', minimum: 0, maximum: 30000, default: 0 } })
     const schema = response(operation, '200').content!['application/json']!.schema as { properties: Record<string, { items?: { $ref: string } }>; required: string[] }
-    expect(schema.required).toEqual(['data', 'has_more', 'dropped', 'request_id'])
+    expect(schema.required).toEqual(['data', 'has_more', 'dropped', 'resets', 'request_id'])
     const event = doc.components.schemas![schema.properties.data!.items!.$ref.split('/').pop()!] as { oneOf?: Array<{ $ref: string }>; anyOf?: Array<{ $ref: string }> }
     expect((event.oneOf ?? event.anyOf)!.map((member) => member.$ref)).toContain('#/components/schemas/PaymentFailedEvent')
   })

@@ -63,11 +63,13 @@ type EventFilter struct {
 }
 
 // EventPage is one page of events, oldest first. Dropped counts the account's events the sandbox
-// no longer keeps (beyond --event-log-limit).
+// no longer keeps (beyond --event-log-limit); Resets counts the account's resets, each of which
+// began its log and its ids again (an After id kept from before one may name another event).
 type EventPage struct {
 	Data    []Event `json:"data"`
 	HasMore bool    `json:"has_more"`
 	Dropped int     `json:"dropped"`
+	Resets  int     `json:"resets"`
 }
 
 // Events reads one page of the events that filter selects, oldest first.

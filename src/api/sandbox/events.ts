@@ -30,7 +30,7 @@ export function eventControlRoutes(log: EventLog) {
           await log.waitFor(selection, query.wait, ctx.closed())
           page = read()
         }
-        return { items: page.events, hasMore: page.hasMore, extra: { dropped: page.dropped } }
+        return { items: page.events, hasMore: page.hasMore, extra: { dropped: page.dropped, resets: page.resets } }
       },
     }),
   ]

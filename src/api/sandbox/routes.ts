@@ -13,7 +13,6 @@ import type { SigningKeyRecord } from '../../model/records.js'
 import { paymentControlRoutes } from './payments.js'
 
 const tag = 'Sandbox control'
-const startedAt = wallClockMs()
 const auth = 'control' as const
 
 function presentAccount(deps: AppDeps, accountId: string) {
@@ -34,8 +33,14 @@ const presentClock = (deps: AppDeps) => ({ mode: deps.clock.mode, now: deps.cloc
 export const controlRoutes = [
   defineRoute({
     method: 'get', path: '/_sandbox/health', operationId: 'sandboxHealth', summary: 'Liveness and version (no control token needed, for health checks)', tag, auth: 'none',
-    status: 200, response: z.object({ status: z.literal('ok'), version: z.string(), uptime_s: CountSchema }),
-    handler: () => ({ status: 'ok', version: VERSION, uptime_s: Math.floor((wallClockMs() - startedAt) / 1000) }),
+    status: 200,
+    response: z.object({
+      status: z.literal('ok'),
+      version: z.string(),
+      uptime_s: CountSchema,
+      started_at: z.iso.datetime({ precision: 3 }).meta({ description: 'When this sandbox started (wall clock, not the sandbox clock): a client that lost its connection tells a restart by it.' }),
+    }),
+    handler: (_input, ctx) => ({ status: 'ok', version: VERSION, uptime_s: Math.floor((wallClockMs() - ctx.deps.startedAtMs) / 1000), started_at: new Date(ctx.deps.startedAtMs).toISOString() }),
   }),
   defineRoute({
     method: 'get', path: '/_sandbox/config', operationId: 'sandboxConfig', summary: 'The running configuration (control token and signing secret hidden)', tag, auth,

@@ -35,7 +35,7 @@ export async function runTrigger(connection: Connection, type: string, options: 
   const seen: SandboxEvent[] = []
   const followed = new Set<string>()
   // The account's events are read on from here, in the order they happen; those of the objects followed are reported.
-  let cursor = await newestEvent(connection)
+  let { after: cursor } = await newestEvent(connection)
 
   /** Reports the new events of the objects followed; `waitMs`: wait that long for the account's next event. */
   async function follow(waitMs = 0): Promise<void> {

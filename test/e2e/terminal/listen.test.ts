@@ -1,6 +1,7 @@
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createWebhookReceiver } from '../../../src/client/webhook-receiver.js'
 import { createControlClient } from '../../../src/client/control-client.js'
+import { DEFAULT_API_KEY as DEFAULT_KEY } from '../../../src/terminal/defaults.js'
 import { buildIfNeeded, killAll, launch, lineOf, runToExit, startCli, type CliProcess } from '../../helpers/cli-process.js'
 
 /** `wallet-sandbox listen` as a child process against a real sandbox (CONTRACT.md section 21). */
@@ -93,15 +94,40 @@ describe('wallet-sandbox listen', () => {
     const first = await startCli(SANDBOX)
     const { port, base_url: baseUrl } = first.ready
     const proc = await listening(baseUrl)
+    await runToExit(['trigger', 'payment.created', '--base-url', baseUrl])
+    await linesMatching(proc, /payment\.created/, 1)
+    const eventId = eventLines(proc)[0]!.split(/\s+/)[2]
     first.child.kill('SIGTERM')
     await first.exited
     await lineOf(proc, (line) => (line.includes('reconnecting') ? line : undefined), { stream: 'stderr' })
     await startCli([...SANDBOX, '--port', String(port)])
     await runToExit(['trigger', 'payment.created', '--base-url', baseUrl])
-    await linesMatching(proc, /payment\.created/, 1)
-    expect(proc.stderr()).toMatch(new RegExp(`lost the sandbox at ${baseUrl} \\(.*\\); reconnecting…\\nreconnected to ${baseUrl}\\n`))
-    expect(eventLines(proc)).toHaveLength(1)
+    await linesMatching(proc, /payment\.created/, 2)
+    expect(proc.stderr()).toMatch(new RegExp(`lost the sandbox at ${baseUrl} \\(.*\\); reconnecting…\\nreconnected to ${baseUrl} \\(restarted: its logs begin again\\)\\n`))
+    // Same seed, same ids: the new sandbox's first event has the id listen read last before the
+    // restart. Reading on after that id would have skipped it; listen reads the new log from its first.
+    expect(eventLines(proc).map((line) => line.split(/\s+/)[2])).toEqual([eventId, eventId])
   }, 60_000)
+
+  it('reads on from the first event when its account is reset under it, and says so', async () => {
+    const sandbox = await startCli(SANDBOX)
+    const baseUrl = sandbox.ready.base_url
+    const proc = await listening(baseUrl)
+    await runToExit(['trigger', 'payment.created', '--base-url', baseUrl])
+    await linesMatching(proc, /payment\.created/, 1)
+    const eventId = eventLines(proc)[0]!.split(/\s+/)[2]
+    await createControlClient({ baseUrl }).reset({ api_key: DEFAULT_KEY })
+    await runToExit(['trigger', 'payment.failed', '--base-url', baseUrl])
+    await linesMatching(proc, /payment\.failed/, 1)
+    // Which of the two it says depends on whether listen's read after that id began before the reset
+    // (the id is back, meaning another event: the page's resets tell) or after it (the id is unknown).
+    expect(proc.stderr()).toMatch(new RegExp(`the account was reset: reading its events again from the first|the sandbox no longer holds ${eventId} \\(the account was reset`))
+    // A reset starts the account's ids again: its payment.created has the id of the one before,
+    // and listen prints it, then its payment.failed.
+    const lines = eventLines(proc).map((line) => line.split(/\s+/))
+    expect(lines.map(([, type]) => type)).toEqual(['payment.created', 'payment.created', 'payment.failed'])
+    expect(lines[1]![2]).toBe(eventId)
+  })
 
   it('refuses a bad --events filter before Ready, naming it', async () => {
     const sandbox = await startCli(SANDBOX)

@@ -79,7 +79,7 @@ class SandboxAccount:
         return self.sandbox.restore(snapshot)
 
     def events(self, type: EventTypes = None, object_id: str | None = None, after: str | None = None, limit: int | None = None) -> EventPage:
-        """This account's events, oldest first (one page: ``{"data", "has_more", "dropped"}``)."""
+        """This account's events, oldest first (one page: ``{"data", "has_more", "dropped", "resets"}``)."""
         return self.sandbox.events(api_key=self.api_key, type=type, object_id=object_id, after=after, limit=limit)
 
     def wait_for_event(self, type: EventTypes = None, object_id: str | None = None, timeout: float = 5.0) -> Event:

@@ -76,7 +76,7 @@ class ControlClient:
         limit: int | None = None,
         wait: int | None = None,
     ) -> EventPage:
-        """One page of an account's events, oldest first: ``{"data", "has_more", "dropped"}``."""
+        """One page of an account's events, oldest first: ``{"data", "has_more", "dropped", "resets"}``."""
         params = {"api_key": api_key, "account_id": account_id, "type": type_filter(type), "object_id": object_id, "after": after, "limit": limit, "wait": wait}
         url = transport.with_query(f"{self.base_url}/_sandbox/events", params)
         # A long poll answers within `wait` ms; the margin is for a busy machine.

@@ -43,7 +43,7 @@ module WalletSandbox
     # Webhook deliveries, newest first (filters as the control API takes them: `event_id:`, `status:`…).
     def deliveries(**filter) = control(:get, "/webhooks/deliveries", query: filter)
 
-    # Events as webhooks carry them, oldest first: the whole page, `{"data", "has_more", "dropped"}`.
+    # Events as webhooks carry them, oldest first: the whole page, `{"data", "has_more", "dropped", "resets"}`.
     # Filters: `api_key:` or `account_id:`, `type:` (a String or an Array), `object_id:`, `after:`,
     # `limit:`, `wait:` (ms).
     def events(type: nil, **filter)
