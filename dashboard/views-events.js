@@ -4,7 +4,7 @@
 import { describeError } from './api.js'
 import { byId, el, fillTable, mono } from './dom.js'
 import { createEventFeed, KEPT } from './events-feed.js'
-import { typeChoices } from './event-types.js'
+import { EVENT_TYPES } from './event-types.js'
 import { groupThousands } from './format.js'
 import { createPager } from './pager.js'
 
@@ -95,4 +95,23 @@ export function createEventsView({ onTokenRequired }) {
     /** The view is left (tab hidden, auto-refresh off, token asked): no more reads until show(). */
     pause: () => feed.stop(),
   }
+}
+
+/**
+ * The filter's choices, as the route's `type` takes them: `*`, then per resource its `payment.*`
+ * and each of its types. `[{ label, options: [{ value, label }] }]`, one group per resource.
+ * `event-types.js` is written by the server from its own list, so only types it emits are offered.
+ */
+function typeChoices() {
+  const resources = [...new Set(EVENT_TYPES.map((type) => type.split('.')[0]))]
+  return [
+    { label: 'All', options: [{ value: '*', label: 'every type' }] },
+    ...resources.map((resource) => ({
+      label: resource,
+      options: [
+        { value: `${resource}.*`, label: `${resource}.* (every ${resource} event)` },
+        ...EVENT_TYPES.filter((type) => type.startsWith(`${resource}.`)).map((type) => ({ value: type, label: type })),
+      ],
+    })),
+  ]
 }

@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises'
 import type { Express, NextFunction, Request, Response } from 'express'
 import { ApiError } from './errors.js'
+import { EVENT_TYPES } from './model/events.js'
 
 /**
  * The dashboard at /_sandbox/ui (CONTRACT.md section 10): static files that hold no data, so they are
@@ -18,6 +19,13 @@ const DASHBOARD_PATH = '/_sandbox/ui'
 const HTML = 'text/html; charset=utf-8'
 const JS = 'text/javascript; charset=utf-8'
 const SCRIPTS = ['app.js', 'api.js', 'dom.js', 'event-types.js', 'events-feed.js', 'format.js', 'lists.js', 'pager.js', 'reads.js', 'views.js', 'views-money.js', 'views-sandbox.js', 'views-setup.js', 'views-settlements.js', 'views-events.js']
+/**
+ * Files written here rather than shipped: the event types the Events view offers, from the one list
+ * of them (the page has no build step to import it from).
+ */
+const GENERATED = new Map<string, Buffer>([
+  ['event-types.js', Buffer.from(`// The event types the sandbox emits, for the Events view's filter (written by src/dashboard.ts).\nexport const EVENT_TYPES = ${JSON.stringify(EVENT_TYPES)}\n`)],
+])
 const ASSETS = new Map<string, { file: string; type: string }>([
   ['', { file: 'index.html', type: HTML }],
   ['index.html', { file: 'index.html', type: HTML }],
@@ -52,6 +60,8 @@ export function mountDashboard(app: Express): void {
   const loaded = new Map<string, Promise<Buffer>>()
   const load = (file: string) => {
     let content = loaded.get(file)
+    const generated = GENERATED.get(file)
+    if (generated) return Promise.resolve(generated)
     if (!content) {
       content = readFile(new URL(file, DASHBOARD_DIR))
       content.catch(() => loaded.delete(file)) // a failed read (a 500) is tried again next time

@@ -82,7 +82,7 @@ describe('the dashboard’s Events view in Chromium', () => {
     await fail(first.id)
     const page = await openLive()
     await expect.poll(() => eventIds(page), WAIT).toHaveLength(3)
-    // The page's copy of the event types is the sandbox's own list.
+    // The page's event types are the sandbox's own list (written by the server, not a copy).
     expect(await page.evaluate(`import('/_sandbox/ui/event-types.js').then(({ EVENT_TYPES }) => EVENT_TYPES)`)).toEqual([...EVENT_TYPES])
     const offered = await page.locator('#events-type option').evaluateAll((options) => options.map((option) => option.getAttribute('value')))
     const resources = [...new Set(EVENT_TYPES.map((type) => type.split('.')[0]))]
