@@ -1,7 +1,6 @@
-import { FacetImplications } from './facet-implications.js'
-import { childOf, encodeValues, partition, type ChildMaps, type FacetNode, type TreeShape } from './facet-node.js'
+import { encodeValues } from './facet-node.js'
+import { FacetTree } from './facet-tree.js'
 import type { OrdinalList } from './ordinal-list.js'
-import { RouteCache } from './route-cache.js'
 
 /**
  * Records in creation order with an index for every combination of their list filters ("facets"),
@@ -34,27 +33,21 @@ export interface Facet<R> {
 export class FacetIndex<R> {
   /** Every record, oldest first: ordinals are positions in it. */
   private records: R[] = []
-  private root: FacetNode
   private readonly facets: ReadonlyArray<(record: R) => string>
-  private readonly implications: FacetImplications
+  private readonly tree: FacetTree
   /** Records were pushed since the lists were built (`build` lists them), some out of creation order (it sorts first). */
   private stale = false
   private unordered = false
-  /** The nodes a record lands in, so that an add is a few lookups; cleared whenever the tree's shape changes (a split). */
-  private readonly routes: RouteCache<FacetNode[]>
-  private readonly shape: TreeShape
 
   constructor(
     facets: ReadonlyArray<Facet<R>>,
     private readonly orderOf: (record: R) => number,
-    private readonly splitAt = 64,
+    splitAt = 64,
     maxRoutes = 4096,
   ) {
     this.facets = facets.map((facet) => facet.key)
-    this.implications = new FacetImplications(facets.map((facet) => facet.impliedBy))
-    this.routes = new RouteCache(maxRoutes)
-    this.shape = { facetCount: this.facets.length, splitAt, childMaps: (from, path) => this.childMaps(from, path) }
-    this.root = this.emptyRoot()
+    const valueOf = (ordinal: number, facet: number) => this.facets[facet]!(this.records[ordinal]!)
+    this.tree = new FacetTree(this.facets.length, facets.map((facet) => facet.impliedBy), valueOf, splitAt, maxRoutes)
   }
 
   /** Every record, oldest first. */
@@ -72,17 +65,7 @@ export class FacetIndex<R> {
     const last = this.records[this.records.length - 1]
     if (last !== undefined && this.orderOf(record) < this.orderOf(last)) return this.rebuildWith(record)
     const keys = this.keysOf(record)
-    this.implications.check(keys)
-    const ordinal = this.records.push(record) - 1
-    const route = this.routeOf(keys)
-    for (let i = 0; i < route.length; i++) {
-      const node = route[i]!
-      node.list!.insert(ordinal)
-      if (node.children === undefined && node.list!.length > this.splitAt && node.from < this.facets.length) {
-        this.split(node, node.from, node.path)
-        // The node's new children already hold the ordinal (a split copies the node's list).
-      }
-    }
+    this.tree.add(this.records.push(record) - 1, keys)
   }
 
   /**
@@ -109,12 +92,8 @@ export class FacetIndex<R> {
     if (this.unordered) this.records.sort((a, b) => this.orderOf(a) - this.orderOf(b))
     this.unordered = false
     this.stale = false
-    this.root = this.emptyRoot()
-    const codes = this.facets.map((facet) => encodeValues(this.records, facet))
-    this.implications.learn(codes, this.records.length)
-    const all = new Uint32Array(this.records.length)
-    for (let i = 0; i < all.length; i++) all[i] = i
-    partition(this.shape, this.root, 0, all, codes)
+    this.tree.clear()
+    this.tree.fill(this.facets.map((facet) => encodeValues(this.records, facet)), this.records.length)
   }
 
   /** Call after a record's facet values changed from `previous` (what `keysOf` answered before). */
@@ -124,8 +103,7 @@ export class FacetIndex<R> {
     if (keys.every((key, j) => key === previous[j])) return
     const ordinal = this.ordinalOf(record)
     if (ordinal === undefined) return
-    this.implications.check(keys)
-    this.move(this.root, 0, 0, ordinal, previous, keys)
+    this.tree.move(ordinal, previous, keys)
   }
 
   /**
@@ -134,7 +112,7 @@ export class FacetIndex<R> {
    */
   query(values: ReadonlyArray<string | undefined>, offset: number, limit: number): { items: R[]; total: number } {
     this.settle()
-    let node = this.root
+    let node = this.tree.root
     let unchecked: number | undefined
     for (let j = 0; j < this.facets.length; j++) {
       const value = values[j]
@@ -150,37 +128,18 @@ export class FacetIndex<R> {
       if (!child) return { items: [], total: 0 }
       node = child
     }
-    if (node === this.root) {
+    if (node === this.tree.root) {
       const end = Math.max(this.records.length - offset, 0)
       return { items: this.records.slice(Math.max(end - limit, 0), end).reverse(), total: this.records.length }
     }
     const list = node.list!
     if (unchecked !== undefined) {
-      if (this.implications.broken) return this.scan(list, values, offset, limit)
+      if (this.tree.implications.broken) return this.scan(list, values, offset, limit)
       if (list.length > 0 && this.facets[unchecked]!(this.records[list.at(0)]!) !== values[unchecked]) return { items: [], total: 0 }
     }
     const items: R[] = []
     for (let i = list.length - 1 - offset, stop = Math.max(list.length - offset - limit, 0); i >= stop; i--) items.push(this.records[list.at(i)]!)
     return { items, total: list.length }
-  }
-
-  /** Every node (below the root) that a record with these facet values belongs in, creating those missing. */
-  private routeOf(keys: readonly string[]): FacetNode[] {
-    return this.routes.get(keys, () => {
-      const route: FacetNode[] = []
-      this.collect(this.root, 0, 0, keys, route)
-      return route
-    })
-  }
-
-  private collect(node: FacetNode, from: number, path: number, keys: readonly string[], route: FacetNode[]): void {
-    for (let j = from; j < this.facets.length; j++) {
-      const map = node.children![j]
-      if (!map) continue
-      const child = childOf(map, keys[j]!, j + 1, path | (1 << j))
-      route.push(child)
-      if (child.children) this.collect(child, j + 1, path | (1 << j), keys, route)
-    }
   }
 
   /** A node's records tested against every filter (a small node's, or after a broken implication). */
@@ -196,11 +155,6 @@ export class FacetIndex<R> {
       total++
     }
     return { items, total }
-  }
-
-  private emptyRoot(): FacetNode {
-    this.routes.clear()
-    return { list: undefined, children: this.childMaps(0, 0), from: 0, path: 0 }
   }
 
   /** A record added out of creation order (hand-edited data): every list is built again, in order. */
@@ -223,69 +177,4 @@ export class FacetIndex<R> {
     for (let i = low; i < this.records.length && this.orderOf(this.records[i]!) === order; i++) if (this.records[i] === record) return i
     return undefined
   }
-
-  /** The children maps of a node reached through the facets in `path` (a bit mask), from facet `from` on. */
-  private childMaps(from: number, path: number): ChildMaps {
-    return this.facets.map((_, j) => (j < from || this.implications.implied(j, path) ? undefined : new Map()))
-  }
-
-  private insert(node: FacetNode, from: number, path: number, ordinal: number, keys: readonly string[]): void {
-    node.list!.insert(ordinal)
-    if (node.children) this.insertChildren(node, from, path, ordinal, keys)
-    else if (node.list!.length > this.splitAt && from < this.facets.length) this.split(node, from, path)
-  }
-
-  private insertChildren(node: FacetNode, from: number, path: number, ordinal: number, keys: readonly string[]): void {
-    for (let j = from; j < this.facets.length; j++) {
-      const map = node.children![j]
-      if (map) this.insert(childOf(map, keys[j]!, j + 1, path | (1 << j)), j + 1, path | (1 << j), ordinal, keys)
-    }
-  }
-
-  /** Gives a node that grew past `splitAt` its children, from its records (already in order). */
-  private split(node: FacetNode, from: number, path: number): void {
-    const children = this.childMaps(from, path)
-    const list = node.list!
-    children.forEach((map, j) => {
-      if (!map) return
-      for (let i = 0; i < list.length; i++) childOf(map, this.facets[j]!(this.records[list.at(i)]!), j + 1, path | (1 << j)).list!.insert(list.at(i))
-      for (const child of map.values()) if (child.list!.length > this.splitAt && j + 1 < this.facets.length) this.split(child, j + 1, path | (1 << j))
-    })
-    node.children = children
-    // Records routed through this node now belong in its children too.
-    this.routes.clear()
-  }
-
-  /**
-   * The record leaves every node whose path names a changed facet's old value and joins the new
-   * ones. A node left empty stays (it answers "none"): dropping it emptied the route cache too, and
-   * with payments moving through their statuses by the thousand a second (--settle auto) nodes and
-   * routes were made again and dropped again, most of what a payment left for the old generation.
-   */
-  private move(node: FacetNode, from: number, path: number, ordinal: number, previous: readonly string[], keys: readonly string[]): void {
-    if (node.children === undefined) return
-    for (let j = from; j < this.facets.length; j++) {
-      const map = node.children[j]
-      if (!map) continue
-      const old = map.get(previous[j]!)
-      if (previous[j] === keys[j]) {
-        if (old) this.move(old, j + 1, path | (1 << j), ordinal, previous, keys)
-        continue
-      }
-      if (old) this.remove(old, j + 1, ordinal, previous)
-      this.insert(childOf(map, keys[j]!, j + 1, path | (1 << j)), j + 1, path | (1 << j), ordinal, keys)
-    }
-  }
-
-  private remove(node: FacetNode, from: number, ordinal: number, keys: readonly string[]): void {
-    node.list!.remove(ordinal)
-    if (node.children === undefined) return
-    for (let j = from; j < this.facets.length; j++) {
-      const map = node.children[j]
-      const child = map?.get(keys[j]!)
-      if (!map || !child) continue
-      this.remove(child, j + 1, ordinal, keys)
-    }
-  }
 }
-
