@@ -141,7 +141,8 @@ async function apiPart() {
       ['payments held (the account measured and a warm-up account)', r.held.toLocaleString('en'), '', ''],
       ['created per second', fixed(r.createRate, 0), '', ''],
       ['RSS', `${fixed(r.rss / 1e6, 0)} MB`, '', ''],
-      ['RSS per payment', `${fixed(perPayment, 0)} B`, '≤ 1000 B', perPayment <= 1000 ? 'pass' : 'MISSED'],
+      // The target is at a million: below it, the process's own hundred megabytes weigh on each payment.
+      ['RSS per payment', `${fixed(perPayment, 0)} B`, '≤ 1000 B at 1,000,000', N >= 1_000_000 ? (perPayment <= 1000 ? 'pass' : 'MISSED') : '—'],
     ])
   const ratio = (key) => r.last[key] / r.first[key]
   const cell = (us) => (us === undefined ? '—' : `${fixed(us, 0)} µs`)
