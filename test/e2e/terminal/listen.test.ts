@@ -1,3 +1,4 @@
+import { connect, createServer as createNetServer, type AddressInfo, type Server, type Socket } from 'node:net'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createWebhookReceiver } from '../../../src/client/webhook-receiver.js'
 import { createControlClient } from '../../../src/client/control-client.js'
@@ -22,6 +23,38 @@ const eventLines = (proc: CliProcess) => proc.stdout().split('\n').slice(1).filt
 /** Resolves once `count` lines after Ready match. */
 const linesMatching = (proc: CliProcess, pattern: RegExp, count: number) =>
   lineOf(proc, () => (proc.stdout().split('\n').filter((line) => pattern.test(line)).length >= count ? true : undefined), { timeoutMs: 30_000 })
+
+/** A TCP proxy on a port of its own to `target`, that can be closed (its connections cut) and opened again on the same port. */
+async function startProxy(target: URL) {
+  const sockets = new Set<Socket>()
+  let server: Server | undefined
+  let port = 0
+  const open = () =>
+    new Promise<void>((resolve) => {
+      server = createNetServer((client) => {
+        const upstream = connect(Number(target.port), target.hostname)
+        for (const socket of [client, upstream]) {
+          sockets.add(socket)
+          socket.on('close', () => sockets.delete(socket))
+          socket.on('error', () => socket.destroy())
+        }
+        client.pipe(upstream).pipe(client)
+        client.on('close', () => upstream.destroy())
+        upstream.on('close', () => client.destroy())
+      })
+      server.listen(port, '127.0.0.1', () => {
+        port = (server!.address() as AddressInfo).port
+        resolve()
+      })
+    })
+  const close = () =>
+    new Promise<void>((resolve) => {
+      for (const socket of sockets) socket.destroy()
+      server!.close(() => resolve())
+    })
+  await open()
+  return { url: `http://127.0.0.1:${port}`, open, close }
+}
 
 describe('wallet-sandbox listen', () => {
   it('says Ready first, then one line per event of the account as it happens: time, type, event id, object id', async () => {
@@ -108,6 +141,24 @@ describe('wallet-sandbox listen', () => {
     // restart. Reading on after that id would have skipped it; listen reads the new log from its first.
     expect(eventLines(proc).map((line) => line.split(/\s+/)[2])).toEqual([eventId, eventId])
   }, 60_000)
+
+  it('goes on where it was after losing its connection to the same sandbox: nothing printed twice', async () => {
+    const sandbox = await startCli(SANDBOX)
+    // A proxy between listen and the sandbox, closed and opened again: the sandbox never stops.
+    const proxy = await startProxy(new URL(sandbox.ready.base_url))
+    const proc = await listening(proxy.url)
+    await runToExit(['trigger', 'payment.created', '--base-url', sandbox.ready.base_url])
+    await linesMatching(proc, /payment\.created/, 1)
+    await proxy.close()
+    await lineOf(proc, (line) => (line.includes('reconnecting') ? line : undefined), { stream: 'stderr' })
+    await proxy.open()
+    await runToExit(['trigger', 'payment.failed', '--base-url', sandbox.ready.base_url])
+    await linesMatching(proc, /payment\.failed/, 1)
+    expect(proc.stderr()).toMatch(new RegExp(`reconnected to ${proxy.url}\\n`))
+    expect(proc.stderr()).not.toContain('restarted')
+    expect(eventLines(proc).map((line) => line.split(/\s+/)[1])).toEqual(['payment.created', 'payment.created', 'payment.failed'])
+    await proxy.close()
+  })
 
   it('reads on from the first event when its account is reset under it, and says so', async () => {
     const sandbox = await startCli(SANDBOX)

@@ -53,4 +53,21 @@ describe('wallet-sandbox tail', () => {
     expect(code).toBe(1)
     expect(stderr).toBe('wallet-sandbox tail: --status takes classes and codes such as 4xx,5xx or 404,429; got "teapot"\n')
   })
+
+  it('survives a restart of the sandbox: says so, and prints the new sandbox\'s requests, each once', async () => {
+    const flags = ['--clock', 'manual', '--rate-limit', '0']
+    const first = await startCli(flags)
+    const { port, base_url: baseUrl, url } = first.ready
+    const proc = await tailing(baseUrl)
+    await api(url, 'GET', '/wallets?limit=1')
+    await untilLine(proc, /limit=1 /)
+    first.child.kill('SIGTERM')
+    await first.exited
+    await lineOf(proc, (line) => (line.includes('reconnecting') ? line : undefined), { stream: 'stderr' })
+    await startCli([...flags, '--port', String(port)])
+    await api(url, 'GET', '/wallets?limit=2')
+    await untilLine(proc, /limit=2 /)
+    expect(proc.stderr()).toMatch(new RegExp(`lost the sandbox at ${baseUrl} \\(.*\\); reconnecting…\\nreconnected to ${baseUrl} \\(restarted: its logs begin again\\)\\n`))
+    expect(proc.stdout().split('\n').filter((line) => line.includes('/v1/wallets'))).toEqual([expect.stringContaining('limit=1 '), expect.stringContaining('limit=2 ')])
+  }, 60_000)
 })
