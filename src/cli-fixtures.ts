@@ -1,4 +1,4 @@
-import { ConfigError, type Config } from './config.js'
+import { ConfigError, seedOf, type Config } from './config.js'
 import { presentWallet } from './ledger/present.js'
 import { silentLogger } from './logger.js'
 import { createSandbox } from './sandbox.js'
@@ -16,7 +16,7 @@ export async function describeFixtures(config: Config, apiKeys: readonly string[
   try {
     const accounts = [sandbox.accounts.ensureDefault(), ...apiKeys.map((key) => sandbox.store.keys.has(key) ? sandbox.accounts.get(sandbox.store.keys.get(key)!.account_id)! : sandbox.accounts.forNewSecretKey(key))]
     return {
-      seed: config.seed,
+      seed: seedOf(config),
       accounts: [...new Set(accounts)].map((state) => describeAccount(state, sandbox.store.keys.values())),
     }
   } finally {

@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander'
-import { ConfigError, ConfigSchema, envName, flagName, loadConfig, type Config, type ConfigKey } from './config.js'
+import { ConfigError, ConfigSchema, envName, flagName, loadConfig, seedOf, type Config, type ConfigKey } from './config.js'
 import { FixturesError } from './fixtures.js'
 import { shownDefault } from './cli-defaults.js'
 import { describeFixtures } from './cli-fixtures.js'
@@ -17,7 +17,7 @@ import { VERSION } from './version.js'
 const HELP: Record<ConfigKey, [string, string?]> = {
   port: ['port to listen on (0 picks a free port)', '<n>'],
   host: ['address to bind', '<host>'],
-  seed: ['seed for every generated id, address, name and price', '<seed>'],
+  seed: ['seed for every generated id, address, name and price (default wallet-sandbox; not given, under a real clock and in memory, created ids also differ from one start to the next)', '<seed>'],
   auth: ['open: any sk_test_ key gets its own account; strict: only known keys', '<open|strict>'],
   envelope: ['wrapped: {data, request_id}; bare: single resources unwrapped', '<wrapped|bare>'],
   lenient: ['accept numeric amounts, lower-case currencies, destination and form bodies'],
@@ -167,7 +167,7 @@ function printBanner(sandbox: Sandbox, addresses: SandboxAddresses, bound: strin
   if (config.quiet) return
   const base = addresses.baseUrl
   const modes = [
-    `auth=${config.auth}`, `envelope=${config.envelope}`, `settle=${config.settle}`, `clock=${config.clock}`, `seed=${config.seed}`,
+    `auth=${config.auth}`, `envelope=${config.envelope}`, `settle=${config.settle}`, `clock=${config.clock}`, `seed=${seedOf(config)}`,
     `rate-limit=${config.rateLimit || 'off'}`,
     ...(config.lenient ? ['lenient'] : []),
     ...(config.dataFile ? [`data-file=${config.dataFile}`, `durability=${config.durability}`] : []),

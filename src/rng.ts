@@ -68,3 +68,17 @@ export function restoreRng(state: RngState): Rng {
     },
   }
 }
+
+/**
+ * One generator per scope, derived from `parts` and the scope, made on first use: `family()` is the
+ * sandbox's, `family(accountId)` an account's, so that what one account draws never shifts what
+ * another gets (CONTRACT.md section 24).
+ */
+export function createRngFamily(...parts: Array<string | number>): (scope?: string) => Rng {
+  const members = new Map<string, Rng>()
+  return (scope = '') => {
+    let rng = members.get(scope)
+    if (!rng) members.set(scope, (rng = createRng(...parts, scope)))
+    return rng
+  }
+}

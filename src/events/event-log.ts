@@ -54,6 +54,15 @@ export function createEventLog(deps: { bus: Bus; limitPerAccount: number }) {
     (selection.types.length === 0 || selection.types.some((wanted) => (wanted.endsWith('.') ? type.startsWith(wanted) : type === wanted)))
 
   function onEvent(event: SandboxEvent): void {
+    const objectId = keep(event)
+    for (const waiter of waiters) {
+      const { selection } = waiter
+      if ((selection.accountId === undefined || selection.accountId === event.account_id) && matches(selection, event.type, objectId)) waiter.wake()
+    }
+  }
+
+  /** Adds an event to its account's log; answers its object's id. */
+  function keep(event: SandboxEvent): string | undefined {
     let ring = logs.get(event.account_id)
     if (!ring) logs.set(event.account_id, (ring = new EventRing(limitPerAccount)))
     const object = event.data.object as { id?: unknown; object?: unknown } | null
@@ -63,10 +72,7 @@ export function createEventLog(deps: { bus: Bus; limitPerAccount: number }) {
     // megabytes. Every other event is kept as its text.
     if (object?.object === 'order') ring.pushObject(++seq, event, objectId)
     else ring.push(++seq, event, JSON.stringify(event), objectId)
-    for (const waiter of waiters) {
-      const { selection } = waiter
-      if ((selection.accountId === undefined || selection.accountId === event.account_id) && matches(selection, event.type, objectId)) waiter.wake()
-    }
+    return objectId
   }
 
   /** The kept entries after `seq`: the account's, or every account's merged in sandbox order. */
@@ -151,6 +157,15 @@ export function createEventLog(deps: { bus: Bus; limitPerAccount: number }) {
   return {
     read,
     waitFor,
+    /** An account's kept events, oldest first (its snapshot). */
+    exportAccount(accountId: string): SandboxEvent[] {
+      const ring = logs.get(accountId)
+      return ring ? Array.from({ length: ring.size }, (_, index) => ring.eventAt(index)) : []
+    },
+    /** An account's restore: its log holds `events` (after the reset that emptied it); nobody waits for events of the past. */
+    importAccount(accountId: string, events: readonly SandboxEvent[]): void {
+      for (const event of events) keep({ ...event, account_id: accountId })
+    },
     close(): void {
       bus.off('event', onEvent)
       bus.off('account.reset', onReset)

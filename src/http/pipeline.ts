@@ -22,7 +22,7 @@ export function createRouteHandler(route: AnyRoute, deps: AppDeps, http: HttpSer
   const envelope = route.path.startsWith('/_sandbox') ? 'wrapped' : config.envelope
 
   return async (req: Request, res: Response) => {
-    const requestId: string = res.locals.requestId
+    let requestId: string = res.locals.requestId
     const ctx = { deps, requestId, ip: req.socket.remoteAddress ?? '', closed: () => new Promise<void>((resolve) => res.once('close', resolve)) } as RequestContext
     let idempotent: IdempotencyRecord | undefined
     let validated = false
@@ -43,6 +43,9 @@ export function createRouteHandler(route: AnyRoute, deps: AppDeps, http: HttpSer
         ctx.account = account
         ctx.key = key
         res.locals.accountId = account.account.id
+        // From here on the request is the account's, and so is its id.
+        requestId = ctx.requestId = res.locals.requestId = `req_${http.accountRequestIds(account.account.id).base62(24)}`
+        res.setHeader('X-Request-Id', requestId)
         assertIpAllowed(key, ctx.ip)
         assertScope(key, route.scope)
         const signing = http.signatures?.requiredFor(key)

@@ -50,7 +50,7 @@ export function createWebhookEndpointService(deps: { store: Store; clock: Clock 
         description: input.description ?? null,
         status: 'enabled',
         secret: generateSecret(account.rng),
-        created_at: clock.nowIso(),
+        created_at: clock.nowIso(account.account.id),
       }
       store.apply([put('webhook', account.account.id, endpoint.id, endpoint)])
       return endpoint

@@ -2,6 +2,7 @@ import * as z from 'zod'
 import { EVENT_TYPES } from '../model/events.js'
 import { CountSchema, integerParam } from './common.js'
 import { EVENT_SCHEMAS } from './event.js'
+import { AccountScopeFields } from './account-scope.js'
 
 /** `GET /_sandbox/events` (CONTRACT.md section 20): the query and the answer. */
 
@@ -27,8 +28,8 @@ const EventTypeFilterSchema = z
   .meta({ description: 'Event types, comma separated; `payment.*` selects every payment event, `*` all.', example: 'payment.failed,order.*' })
 
 export const ListEventsQuery = z.strictObject({
-  api_key: z.string().min(1).optional().meta({ description: 'The account behind this key (or give account_id). Without either, every account’s events.' }),
-  account_id: z.string().min(1).optional(),
+  ...AccountScopeFields,
+  api_key: AccountScopeFields.api_key.meta({ description: 'The account behind this key (or give account_id). Without either, every account’s events.' }),
   type: EventTypeFilterSchema.optional(),
   object_id: z.string().min(1).optional().meta({ description: 'Only events whose data.object has this id (pay_…, ord_…).' }),
   after: z.string().min(1).optional().meta({ description: 'An event id: only events after it (the last id of the previous answer).' }),
