@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig, type SettingNames } from './config.js'
-import { createControlClient, type ControlClient, type EventMatch, type SandboxEvent } from './client/control-client.js'
+import { createControlClient, type ControlClient, type EventMatch, type SandboxAccount, type SandboxEvent } from './client/control-client.js'
+import { sharedControl } from './client/shared-sandbox.js'
 import { createRequestLog } from './http/middleware/request-log.js'
 import { describeListenError } from './listen-error.js'
 import { createLogger } from './logger.js'
@@ -32,9 +33,17 @@ export interface RunningSandbox {
    * real time; a timeout's error says what it waited for and what the account had.
    */
   waitForEvent(match: EventMatch, options?: { timeoutMs?: number }): Promise<SandboxEvent>
+  /**
+   * A fresh seeded account with a key of its own, whose clock, snapshot and restore are its own:
+   * what a test that shares the sandbox with others uses (CONTRACT.md section 24).
+   */
+  newAccount(): Promise<SandboxAccount>
   /** Stops serving, cancels timers and flushes the data file. Safe to call twice. */
   close(): Promise<void>
 }
+
+/** A sandbox started by someone else (`wallet-sandbox exec`), reached through its variables. */
+export type AttachedSandbox = Omit<RunningSandbox, 'close'>
 
 /** The library's errors name its options (`rateLimit`), never the CLI's flags (`--rate-limit`). */
 const OPTION_NAMES: SettingNames = { title: 'Invalid startSandbox() options', name: (key) => key }
@@ -66,14 +75,38 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     apiKey,
     control,
     waitForEvent: (match, options) => control.waitForEvent(match.api_key === undefined && match.account_id === undefined ? { ...match, api_key: apiKey } : match, options),
+    newAccount: () => control.newAccount(),
     close: () => (closing ??= sandbox.close()),
+  }
+}
+
+/**
+ * The sandbox that `wallet-sandbox exec` (or whoever set `WALLET_SANDBOX_BASE_URL`) started, for a
+ * suite that runs beside others on it. Its sandbox-wide advance, snapshot, restore and reset warn
+ * once that they reach every test sharing the sandbox; `newAccount()` gives a test its own.
+ */
+export function attachSandbox(env: NodeJS.ProcessEnv = process.env): AttachedSandbox {
+  const baseUrl = env.WALLET_SANDBOX_BASE_URL
+  if (!baseUrl) throw new ConfigError('attachSandbox() needs WALLET_SANDBOX_BASE_URL (set by `wallet-sandbox exec -- …`); startSandbox() starts a sandbox of your own instead.')
+  if (/\/v1\/?$/.test(baseUrl)) throw new ConfigError(`WALLET_SANDBOX_BASE_URL is the address without /v1 (got ${baseUrl}); WALLET_SANDBOX_URL is the one with it.`)
+  const apiKey = env.WALLET_SANDBOX_API_KEY ?? 'sk_test_sandbox_default_key'
+  const control = sharedControl(createControlClient({ baseUrl, controlToken: env.WALLET_SANDBOX_CONTROL_TOKEN }))
+  const url = env.WALLET_SANDBOX_URL ?? `${baseUrl.replace(/\/+$/, '')}/v1`
+  return {
+    url,
+    baseUrl,
+    streamUrl: env.WALLET_SANDBOX_STREAM_URL ?? `${url.replace(/^http/, 'ws')}/stream`,
+    apiKey,
+    control,
+    waitForEvent: (match, options) => control.waitForEvent(match.api_key === undefined && match.account_id === undefined ? { ...match, api_key: apiKey } : match, options),
+    newAccount: () => control.newAccount(),
   }
 }
 
 export { createControlClient, EventWaitTimeoutError, SandboxControlError } from './client/control-client.js'
 export { createWebhookReceiver, type ReceivedDelivery, type WebhookReceiver, type WebhookReceiverOptions } from './client/webhook-receiver.js'
 export type {
-  EventFilter, EventMatch, SandboxEvent, SandboxEventPage,
+  AccountScope, EventFilter, EventMatch, SandboxAccount, SandboxEvent, SandboxEventPage,
   AccountPaymentFilter, AccountWhitelistFilter, ControlClient, ControlClientOptions, DeliveryFilter, FailPaymentInput, PageOptions, PostingFilter, RequestFilter, SandboxClock, SandboxCreatedKey,
   SandboxCreateKeyInput, SandboxDelivery, SandboxFault, SandboxFaultInput, SandboxHealth, SandboxMagicAddress, SandboxOutcomeRule, SandboxOutcomeRuleInput,
   SandboxPayment, SandboxPricePin, SandboxRequest, SandboxResetResult, SandboxRestoreResult, SandboxSnapshot, SandboxWallet,

@@ -34,7 +34,7 @@ export type SandboxOutcomeRuleInput = z.input<typeof CreateOutcomeRuleSchema>
 export type SandboxCreateKeyInput = z.input<typeof CreateKeySchema>
 export type SandboxCreatedKey = z.output<typeof CreatedKeySchema>
 export type SandboxMagicAddress = z.output<typeof MagicAddressSchema>
-/** The whole state, as `GET /_sandbox/snapshot` answers it (the `--data-file` format plus `taken_at`). */
+/** The whole state, or one account's, as `GET /_sandbox/snapshot` answers it (the `--data-file` format plus `taken_at`). */
 export type SandboxSnapshot = z.input<typeof SnapshotSchema>
 export type SandboxRestoreResult = z.output<typeof RestoreResultSchema>
 export type SandboxFault = z.output<typeof FaultSchema>
@@ -47,6 +47,12 @@ export type SandboxRequest = z.output<typeof RequestJournalEntrySchema>
 export type SandboxDelivery = z.output<typeof DeliverySchema>
 /** A pinned `<ASSET>/USD` mid price (`POST /_sandbox/prices`). */
 export type SandboxPricePin = z.output<typeof PricePinSchema>
+
+/** The one account a control call is about: one of its keys, or its id. Without it, the whole sandbox. */
+export interface AccountScope {
+  api_key?: string
+  account_id?: string
+}
 
 export interface SandboxHealth {
   status: 'ok'

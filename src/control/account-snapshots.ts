@@ -71,7 +71,7 @@ export function createAccountSnapshots(deps: {
       for (const [index, key] of snapshot.keys.entries()) {
         const holder = store.keys.get(key.key)?.account_id
         if (holder !== undefined && holder !== accountId) {
-          throw new ApiError('parameter_invalid', `The key ${key.key.slice(0, 8)}… of this snapshot belongs to account ${holder} here; an account's snapshot restores into a sandbox where its keys are its own.`, { param: `keys.${index}.key` })
+          throw new ApiError('parameter_invalid', `The key ${key.key.slice(0, 8)}… of this snapshot belongs to account ${holder} here; an account's snapshot restores into a sandbox where its keys are its own.`, { param: `keys[${index}].key` })
         }
       }
       const takenAt = snapshot.taken_at === undefined ? clock.now(accountId) : Date.parse(snapshot.taken_at)

@@ -16,6 +16,7 @@ export function scopedAccountId(ctx: RequestContext, scope: AccountScope): strin
     }
     accountId = key.account_id
   }
+  if (accountId !== undefined) ctx.belongsTo(accountId)
   return accountId
 }
 
