@@ -23,7 +23,11 @@ export interface PinnedLeg {
   readonly spreadBp: number
 }
 
-/** Pinned legs by asset code, for one account (or for every account); read on every quote, so a pin shows at once. */
+/**
+ * Pinned legs by asset code, for one account (or for every account); read on every quote, so a pin
+ * shows at once. For an account without pins of its own it answers the very map it answers without
+ * an account, which is how the model tells them apart.
+ */
 export type PinSource = (account?: string) => ReadonlyMap<string, PinnedLeg>
 
 export interface PairModel {

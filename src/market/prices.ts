@@ -33,6 +33,8 @@ export interface PriceModel {
    * with the listed pairs' rules for decimals and spread). RangeError for an unknown leg or time.
    */
   cross(base: string, quote: string, atMs: number, account?: string): Quote
+  /** Whether the account has price pins of its own (its quotes differ from every other account's). */
+  hasOwnPins(account: string): boolean
   /** Decimals `cross(base, quote)` renders with; undefined for an unknown leg. */
   crossDecimals(base: string, quote: string): number | undefined
   /** An asset's spread in the fixture (bp); undefined for USD and unknown codes. */
@@ -79,6 +81,8 @@ export function createPriceModel(fixture: PriceFixture, seed: string, pins: PinS
     isPair: (pair) => models.has(pair),
     decimals: (pair) => models.get(pair)?.decimals,
     crossDecimals: (base, quote) => crossModel(base, quote)?.decimals,
+    // A source answers every account without pins of its own with the one map of every account's pins.
+    hasOwnPins: (account) => pins(account) !== pins(),
     spreadBp: (code) => (code === USD ? undefined : legs.get(code)?.spreadBp),
     quote(pair, atMs, account) {
       const m = models.get(pair)

@@ -52,7 +52,7 @@ export function openConnection(socket: WebSocket, identity: Authenticated | unde
       outbox.send({ type: 'unsubscribed', channel: 'prices', pairs })
       return undefined
     }
-    const snapshot = ticker.subscribe(outbox, pairs)
+    const snapshot = ticker.subscribe(outbox, pairs, connection.accountId)
     outbox.batch(() => {
       outbox.send({ type: 'subscribed', channel: 'prices', pairs })
       outbox.sendPrices(snapshot)

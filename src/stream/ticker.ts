@@ -21,8 +21,11 @@ export const MAX_SENT_TICKS_PER_ADVANCE = 600
  * listens.
  */
 export interface PriceTicker {
-  /** Adds pairs to a subscriber and returns the snapshot (the quotes now, in the order asked) to send it. */
-  subscribe(subscriber: Outbox, pairs: readonly string[]): PriceBatch
+  /**
+   * Adds pairs to a subscriber and returns the snapshot (the quotes now, in the order asked) to send
+   * it. A subscriber of an account gets that account's price pins (CONTRACT.md section 24).
+   */
+  subscribe(subscriber: Outbox, pairs: readonly string[], accountId?: string): PriceBatch
   unsubscribe(subscriber: Outbox, pairs: readonly string[]): void
   /** Pairs the subscriber listens to, in fixture order. */
   pairsOf(subscriber: Outbox): string[]
@@ -50,6 +53,8 @@ export function createPriceTicker(deps: { clock: Clock; model: PriceModel; inter
   /** How many subscribers each pair has: a tick computes only the pairs someone listens to. */
   const listenerCount = new Map<string, number>(model.pairs.map((pair) => [pair, 0]))
   let subscriptions = 0
+  /** The account of each subscriber that has one: an account with pins of its own gets frames of its own. */
+  const accounts = new Map<Outbox, string>()
   let timer: TimerHandle | undefined
   let lastTickAt = Number.NEGATIVE_INFINITY
   let ticks = 0
@@ -96,8 +101,15 @@ export function createPriceTicker(deps: { clock: Clock; model: PriceModel; inter
     }
     for (const group of groups.all()) {
       const batch = priceBatch(group.pairs, group.pairs.map((pair) => frames.get(pair)!))
-      for (const subscriber of group.members) subscriber.sendPrices(batch)
+      for (const subscriber of group.members) {
+        const accountId = accounts.get(subscriber)
+        subscriber.sendPrices(accountId !== undefined && model.hasOwnPins(accountId) ? batchAt(group.pairs, at, accountId) : batch)
+      }
     }
+  }
+
+  function batchAt(pairs: readonly string[], at: number, accountId: string | undefined): PriceBatch {
+    return priceBatch(pairs, pairs.map((pair) => priceFrame(model.quote(pair, at, accountId))))
   }
 
   function cancelIfIdle(): void {
@@ -107,14 +119,14 @@ export function createPriceTicker(deps: { clock: Clock; model: PriceModel; inter
   }
 
   return {
-    subscribe(subscriber, pairs) {
-      const now = clock.now()
+    subscribe(subscriber, pairs, accountId) {
       for (const pair of groups.add(subscriber, pairs)) {
         listenerCount.set(pair, listenerCount.get(pair)! + 1)
         subscriptions++
       }
+      if (accountId !== undefined) accounts.set(subscriber, accountId)
       arm()
-      return priceBatch(pairs, pairs.map((pair) => priceFrame(model.quote(pair, now))))
+      return batchAt(pairs, clock.now(), accountId)
     },
     unsubscribe(subscriber, pairs) {
       for (const pair of pairs) subscriber.dropPrice(pair)
@@ -122,6 +134,7 @@ export function createPriceTicker(deps: { clock: Clock; model: PriceModel; inter
         listenerCount.set(pair, listenerCount.get(pair)! - 1)
         subscriptions--
       }
+      if (groups.pairsOf(subscriber).length === 0) accounts.delete(subscriber)
       cancelIfIdle()
     },
     pairsOf: (subscriber) => [...groups.pairsOf(subscriber)],
