@@ -4,6 +4,7 @@ import { firstInconsistency } from './data-file-consistency.js'
 import { DataSchema, type Data } from './data-file.js'
 import { REQUEST_EXAMPLES } from './request-examples.js'
 import { DeliverySchema } from './webhook.js'
+import { EVENT_TYPES } from '../model/events.js'
 
 /**
  * `GET /_sandbox/snapshot` and `POST /_sandbox/restore` (CONTRACT.md sections 10, 13 and 24): the
@@ -13,7 +14,7 @@ import { DeliverySchema } from './webhook.js'
  */
 
 /** An event as the event log keeps it (exactly what a delivery carries); checked loosely, as it is only kept and read back. */
-const SnapshotEventSchema = z.looseObject({ id: z.string().min(1), object: z.literal('event'), type: z.string().min(1), created_at: TimestampSchema, account_id: z.string().min(1) })
+const SnapshotEventSchema = z.looseObject({ id: z.string().min(1), object: z.literal('event'), type: z.enum(EVENT_TYPES), created_at: TimestampSchema, account_id: z.string().min(1) })
 
 const SnapshotDeliverySchema = DeliverySchema.extend({
   body: z.string().meta({ description: 'The bytes every attempt sends.' }),
