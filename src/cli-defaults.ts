@@ -1,4 +1,4 @@
-import { ConfigSchema, type ConfigKey } from './config.js'
+import { ConfigSchema, DEFAULT_SEED, type ConfigKey } from './config.js'
 
 /**
  * The default `--help` shows for each flag. Settings with a value of their own by default show it,
@@ -6,6 +6,7 @@ import { ConfigSchema, type ConfigKey } from './config.js'
  * A new unset setting needs an entry, or the help test fails.
  */
 const UNSET_MEANS: Partial<Record<ConfigKey, string>> = {
+  seed: DEFAULT_SEED,
   dataFile: 'in memory',
   settleDelay: 'per network',
   controlToken: 'none',

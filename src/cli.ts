@@ -17,7 +17,7 @@ import { VERSION } from './version.js'
 const HELP: Record<ConfigKey, [string, string?]> = {
   port: ['port to listen on (0 picks a free port)', '<n>'],
   host: ['address to bind', '<host>'],
-  seed: ['seed for every generated id, address, name and price (default wallet-sandbox; not given, under a real clock and in memory, created ids also differ from one start to the next)', '<seed>'],
+  seed: ['seed for every generated id, address, name and price; not given, under a real clock and in memory, created ids also differ from one start to the next', '<seed>'],
   auth: ['open: any sk_test_ key gets its own account; strict: only known keys', '<open|strict>'],
   envelope: ['wrapped: {data, request_id}; bare: single resources unwrapped', '<wrapped|bare>'],
   lenient: ['accept numeric amounts, lower-case currencies, destination and form bodies'],
