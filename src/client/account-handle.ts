@@ -1,5 +1,15 @@
-import type { ControlClient } from './control-client.js'
-import type { EventFilter, EventMatch, SandboxClock, SandboxEvent, SandboxEventPage, SandboxResetResult, SandboxRestoreResult, SandboxSnapshot } from './control-types.js'
+import type { AccountScope, EventFilter, EventMatch, SandboxClock, SandboxEvent, SandboxEventPage, SandboxResetResult, SandboxRestoreResult, SandboxSnapshot } from './control-types.js'
+
+/** The control calls an account handle makes (the control client's). */
+interface AccountControl {
+  clock(scope?: AccountScope): Promise<SandboxClock>
+  advanceClock(ms: number, scope?: AccountScope): Promise<SandboxClock>
+  snapshot(scope?: AccountScope): Promise<SandboxSnapshot>
+  restore(snapshot: SandboxSnapshot): Promise<SandboxRestoreResult>
+  reset(options?: { api_key?: string }): Promise<SandboxResetResult>
+  events(filter?: EventFilter): Promise<SandboxEventPage>
+  waitForEvent(match: EventMatch, options?: { timeoutMs?: number }): Promise<SandboxEvent>
+}
 
 /**
  * One account of a sandbox that tests may share (CONTRACT.md section 24): its key, and the control
@@ -24,7 +34,7 @@ export interface SandboxAccount {
   waitForEvent(match?: Omit<EventMatch, 'api_key' | 'account_id'>, options?: { timeoutMs?: number }): Promise<SandboxEvent>
 }
 
-export function createAccountHandle(control: ControlClient, account: { apiKey: string; accountId: string }): SandboxAccount {
+export function createAccountHandle(control: AccountControl, account: { apiKey: string; accountId: string }): SandboxAccount {
   const scope = { api_key: account.apiKey }
   return {
     apiKey: account.apiKey,

@@ -42,7 +42,7 @@ describe('the dashboard in Chromium', () => {
     const page = await open()
     await page.locator('#wallets tbody tr[data-id]').first().waitFor()
     expect(await page.locator('#account-clock').isHidden()).toBe(true)
-    await sb.api.post('/_sandbox/clock/advance').send({ ms: 5_400_000, api_key: sb.auth().Authorization.slice('Bearer '.length) }).expect(200)
+    await sb.api.post('/_sandbox/clock/advance').send({ ms: 5_400_000, api_key: 'sk_test_sandbox_default_key' }).expect(200)
     await page.getByRole('button', { name: 'Refresh' }).click()
     await expect.poll(() => page.locator('#account-clock').isVisible(), WAIT).toBe(true)
     expect(await page.locator('#account-clock-now').textContent()).toBe('2026-01-01T01:30:00.000Z')

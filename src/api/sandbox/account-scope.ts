@@ -1,7 +1,6 @@
 import { ApiError, echoId, notFound } from '../../errors.js'
 import type { RequestContext } from '../../http/context.js'
 import type { AccountScope } from '../../schemas/account-scope.js'
-import type { AccountState } from '../../store/account-state.js'
 
 /** The account `api_key` or `account_id` names (404 when none has it), or undefined when neither is given. */
 export function scopedAccountId(ctx: RequestContext, scope: AccountScope): string | undefined {
@@ -18,10 +17,4 @@ export function scopedAccountId(ctx: RequestContext, scope: AccountScope): strin
   }
   if (accountId !== undefined) ctx.belongsTo(accountId)
   return accountId
-}
-
-/** The same, as the account's state. */
-export function scopedAccount(ctx: RequestContext, scope: AccountScope): AccountState | undefined {
-  const accountId = scopedAccountId(ctx, scope)
-  return accountId === undefined ? undefined : ctx.deps.store.accounts.get(accountId)
 }
