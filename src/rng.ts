@@ -76,9 +76,11 @@ export function restoreRng(state: RngState): Rng {
  */
 export function createRngFamily(...parts: Array<string | number>): (scope?: string) => Rng {
   const members = new Map<string, Rng>()
-  return (scope = '') => {
-    let rng = members.get(scope)
-    if (!rng) members.set(scope, (rng = createRng(...parts, scope)))
+  return (scope) => {
+    const key = scope ?? ''
+    let rng = members.get(key)
+    // The sandbox's is the generator of `parts` alone, as it was before generators were per account.
+    if (!rng) members.set(key, (rng = scope === undefined ? createRng(...parts) : createRng(...parts, scope)))
     return rng
   }
 }

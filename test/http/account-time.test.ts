@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import { afterEach, describe, expect, it } from 'vitest'
 import { tradingWallets } from '../helpers/orders.js'
 import { institutionalWallet, startTestSandbox, type TestSandbox } from '../helpers/start-test-sandbox.js'
@@ -121,12 +124,23 @@ describe('GET and POST /_sandbox/clock with an account', () => {
     expect((await clockOf(A)).offset_ms).toBe(0)
   })
 
-  it('keeps an account’s offset in its record, so that its snapshot and the data file keep its time', async () => {
-    sb = await startTestSandbox()
-    await sb.api.get('/v1/wallets').set(sb.auth(A)).expect(200)
-    await advance({ ms: 5000, api_key: A }).expect(200)
-    const accountId = sb.sandbox.store.keys.get(A)!.account_id
-    expect(sb.sandbox.store.accounts.get(accountId)!.account.clock_offset_ms).toBe(5000)
+  it('keeps an account’s offset in its record, so that the data file keeps its time across a restart', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'wallet-sandbox-account-time-'))
+    try {
+      const dataFile = join(dir, 'ledger.jsonl')
+      sb = await startTestSandbox({ dataFile })
+      await sb.api.get('/v1/wallets').set(sb.auth(A)).expect(200)
+      await advance({ ms: 5000, api_key: A }).expect(200)
+      const accountId = sb.sandbox.store.keys.get(A)!.account_id
+      expect(sb.sandbox.store.accounts.get(accountId)!.account.clock_offset_ms).toBe(5000)
+      await sb.close()
+      sb = await startTestSandbox({ dataFile })
+      expect(await clockOf(A)).toMatchObject({ offset_ms: 5000, now: '2026-01-01T00:00:05.000Z' })
+      expect((await clockOf()).now).toBe('2026-01-01T00:00:00.000Z')
+    } finally {
+      await sb.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   it('puts an account back on the sandbox clock when it is reset', async () => {
