@@ -10,7 +10,7 @@ const newest = (dir) =>
     return Math.max(latest, entry.isDirectory() ? newest(path) : statSync(path).mtimeMs)
   }, 0)
 
-const outputs = ['dist/cli.js', 'dist/cli.bundle.cjs', 'dist/code-cache.js', 'dist/public.js']
+const outputs = ['dist/cli/main.js', 'dist/cli.bundle.cjs', 'dist/code-cache.js', 'dist/public.js']
 const built = outputs.every((file) => existsSync(file)) ? Math.min(...outputs.map((file) => statSync(file).mtimeMs)) : 0
 if (built === 0 || newest('src') > built) {
   const started = performance.now()

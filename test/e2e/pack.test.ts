@@ -89,7 +89,7 @@ const exitOf = (child: ChildProcessWithoutNullStreams) =>
 describe('the packed package', () => {
   it('ships the compiled code, the bin, the fixtures, the dashboard, the docs the README links to and type declarations, and no sources or tests', () => {
     expect(tarballFiles).toEqual(expect.arrayContaining([
-      'package.json', 'README.md', 'bin/wallet-sandbox.js', 'dist/cli.js', 'dist/public.js', 'dist/public.d.ts', 'fixtures/accounts.json',
+      'package.json', 'README.md', 'bin/wallet-sandbox.js', 'dist/cli/main.js', 'dist/public.js', 'dist/public.d.ts', 'fixtures/accounts.json',
       'dashboard/index.html', 'dashboard/app.js', 'dashboard/style.css', 'docs/README.md', 'docs/library.md',
       // The container's health check, the Testcontainers entry (wallet-sandbox/testcontainers) and the CI example.
       'bin/health-check.js', 'dist/health-check.js', 'dist/testcontainers/index.js', 'dist/testcontainers/index.d.ts', 'docs/testcontainers.md',

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { shownDefault } from '../../src/cli-defaults.js'
+import { shownDefault } from '../../src/cli/shown-defaults.js'
 import { ConfigSchema, envName, flagName, type ConfigKey } from '../../src/config.js'
 
 /**

@@ -2,7 +2,7 @@ import { connect, createServer as createNetServer, type AddressInfo, type Server
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createWebhookReceiver } from '../../../src/client/webhook-receiver.js'
 import { createControlClient } from '../../../src/client/control-client.js'
-import { DEFAULT_API_KEY as DEFAULT_KEY } from '../../../src/terminal/defaults.js'
+import { DEFAULT_API_KEY as DEFAULT_KEY } from '../../../src/cli/terminal/defaults.js'
 import { buildIfNeeded, killAll, launch, lineOf, runToExit, startCli, type CliProcess } from '../../helpers/cli-process.js'
 
 /** `wallet-sandbox listen` as a child process against a real sandbox (CONTRACT.md section 21). */

@@ -1,6 +1,6 @@
-import { createApiRequest, type ApiRequest } from '../client/api-request.js'
-import { createControlClient, type ControlClient } from '../client/control-client.js'
-import { VERSION, VERSION_HEADER } from '../version.js'
+import { createApiRequest, type ApiRequest } from '../../client/api-request.js'
+import { createControlClient, type ControlClient } from '../../client/control-client.js'
+import { VERSION, VERSION_HEADER } from '../../version.js'
 import { DEFAULT_API_KEY, DEFAULT_BASE_URL } from './defaults.js'
 
 /**

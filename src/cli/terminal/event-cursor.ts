@@ -1,4 +1,4 @@
-import { SandboxControlError } from '../client/control-client.js'
+import { SandboxControlError } from '../../client/control-client.js'
 import { TerminalError, type Connection } from './target.js'
 
 /**

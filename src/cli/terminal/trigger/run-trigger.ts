@@ -1,5 +1,5 @@
-import { EVENT_TYPES, type EventType } from '../../model/events.js'
-import type { SandboxEvent } from '../../client/control-types.js'
+import { EVENT_TYPES, type EventType } from '../../../model/events.js'
+import type { SandboxEvent } from '../../../client/control-types.js'
 import { TerminalError, type Connection } from '../target.js'
 import type { ApiObject, Recipe, TriggerSteps } from './recipe.js'
 import { PATH_OF, RECIPES, RESOURCE_OF_PREFIX } from './recipes.js'

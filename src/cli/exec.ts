@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process'
 import { constants } from 'node:os'
-import { sandboxEnvironment } from './cli-ready.js'
-import type { Config } from './config.js'
-import { createRequestLog } from './http/middleware/request-log.js'
-import { describeListenError } from './listen-error.js'
-import { createLogger } from './logger.js'
-import { addressesOf } from './sandbox-addresses.js'
-import { createSandbox } from './sandbox.js'
+import { sandboxEnvironment } from './ready-line.js'
+import type { Config } from '../config.js'
+import { createRequestLog } from '../http/middleware/request-log.js'
+import { describeListenError } from '../listen-error.js'
+import { createLogger } from '../logger.js'
+import { addressesOf } from '../sandbox-addresses.js'
+import { createSandbox } from '../sandbox.js'
 
 /** Signals a person or a CI runner sends to stop a run: the command gets them first. */
 const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const

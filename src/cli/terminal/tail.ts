@@ -1,4 +1,4 @@
-import type { SandboxRequest } from '../client/control-types.js'
+import type { SandboxRequest } from '../../client/control-types.js'
 import { isConnectionLoss, waitUntilBack } from './reconnect.js'
 import { connect, TerminalError, type Target } from './target.js'
 

@@ -1,7 +1,7 @@
 import { createHmac } from 'node:crypto'
-import type { SandboxEvent } from '../client/control-types.js'
-import { SECRET_PREFIX, signPayload } from '../standard-webhooks.js'
-import { VERSION } from '../version.js'
+import type { SandboxEvent } from '../../client/control-types.js'
+import { SECRET_PREFIX, signPayload } from '../../standard-webhooks.js'
+import { VERSION } from '../../version.js'
 import { reason, TerminalError } from './target.js'
 
 /** `listen --forward-to`: each event POSTed to a URL, signed as the sandbox signs its webhook deliveries. */

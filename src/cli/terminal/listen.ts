@@ -1,5 +1,5 @@
-import { SandboxControlError } from '../client/control-client.js'
-import type { SandboxEvent, SandboxEventPage } from '../client/control-types.js'
+import { SandboxControlError } from '../../client/control-client.js'
+import type { SandboxEvent, SandboxEventPage } from '../../client/control-types.js'
 import { isKeyWithoutAccount, newestEvent, provision } from './event-cursor.js'
 import { checkForwardUrl, checkSecret, forward, forwardSecret } from './forward.js'
 import { isConnectionLoss, waitUntilBack } from './reconnect.js'
