@@ -43,6 +43,7 @@ const HELP: Record<ConfigKey, [string, string?]> = {
   quoteTtl: ['how long a quote holds, in sandbox time: 30s, 2m, or a bare number of seconds', '<duration>'],
   logFormat: ['request log format (auto: pretty on a terminal, JSON otherwise)', '<auto|pretty|json>'],
   quiet: ['no banner and no request log'],
+  logControl: ['the request log shows control-API requests (/_sandbox/...) too, which it leaves out by default'],
   latency: ['added latency on every /v1 request: 50 or 20-80 (ms)', '<ms>'],
   errorRate: ['fraction of /v1 requests answered 503 service_unavailable', '<0..1>'],
 }

@@ -28,9 +28,14 @@ export function keySuffix(path: string, authorization: string | undefined): stri
   return key && key.length >= MIN_KEY_LENGTH ? key.slice(-4) : null
 }
 
+/** The path without its query string: `?api_key=` must never reach the log. */
+const pathOf = (req: Request): string => (req.originalUrl || req.url).split('?')[0] ?? '/'
+
+/** The control API and the dashboard it serves: what tools (`tail`, `listen`, helpers, the dashboard) poll. */
+const isControlPath = (path: string): boolean => path === '/_sandbox' || path.startsWith('/_sandbox/')
+
 export function toEntry(req: Request, res: Response, ctx: { requestId: string; durationMs: number }, now = wallClockMs()): RequestLogEntry {
-  // The path without its query string: `?api_key=` must never reach the log.
-  const path = (req.originalUrl || req.url).split('?')[0] ?? '/'
+  const path = pathOf(req)
   return {
     time: new Date(now).toISOString(),
     method: req.method,
@@ -71,6 +76,11 @@ export interface RequestLogOptions {
   format: 'auto' | RequestLogFormat
   /** Where lines go; the default is stdout. */
   stream?: { write(text: string): unknown; isTTY?: boolean }
+  /**
+   * `--log-control`: log the control API's requests (`/_sandbox/…`) too. Left out by default, since
+   * the tools that poll it (`tail`, `listen`, the dashboard, the helpers) would drown the app's own.
+   */
+  control?: boolean
 }
 
 /** The `HttpServices.onResponse` hook that writes one line per answered request. */
@@ -79,6 +89,7 @@ export function createRequestLog(options: RequestLogOptions) {
   const format = resolveLogFormat(options.format, stream)
   const colour = stream.isTTY === true
   return (req: Request, res: Response, ctx: { requestId: string; durationMs: number }): void => {
+    if (options.control !== true && isControlPath(pathOf(req))) return
     const entry = toEntry(req, res, ctx)
     stream.write(`${format === 'json' ? formatJson(entry) : formatPretty(entry, { colour })}\n`)
   }
