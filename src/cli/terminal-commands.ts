@@ -17,15 +17,16 @@ interface TargetFlags {
   controlToken?: string
 }
 
-const TARGET_HELP = `
+/** Where the command looks; `withoutKey` is what it does when no key is named. */
+const targetHelp = (withoutKey = 'the default key') => `
 Which sandbox: --base-url, else WALLET_SANDBOX_BASE_URL, else ${DEFAULT_BASE_URL}; the key: --api-key,
-else WALLET_SANDBOX_API_KEY, else the default key; the control token: --control-token, else
+else WALLET_SANDBOX_API_KEY, else ${withoutKey}; the control token: --control-token, else
 WALLET_SANDBOX_CONTROL_TOKEN.`
 
-function withTarget(command: Command): Command {
+function withTarget(command: Command, keyHelp = 'whose account (default: WALLET_SANDBOX_API_KEY, else the default key)'): Command {
   return command
     .addOption(new Option('--base-url <url>', `the sandbox (default: WALLET_SANDBOX_BASE_URL, else ${DEFAULT_BASE_URL})`))
-    .addOption(new Option('--api-key <key>', 'whose account (default: WALLET_SANDBOX_API_KEY, else the default key)'))
+    .addOption(new Option('--api-key <key>', keyHelp))
 }
 
 /** The flags of the command, the program's --control-token among them, and the environment → where to go. */
@@ -64,7 +65,7 @@ export function addTerminalCommands(program: Command): void {
     .option('--on <id>', 'drive this existing object instead of creating one (pay_…, po_…, ord_…, stl_…)')
     .option('--json', 'print one JSON document {objects, events} and nothing else')
     .option('--list', 'list every event type with what it creates')
-    .addHelpText('after', `${TARGET_HELP}
+    .addHelpText('after', `${targetHelp()}
 
 Examples:
   $ wallet-sandbox trigger payment.failed
@@ -90,7 +91,7 @@ Examples:
     .option('--secret <whsec>', 'the secret to sign forwards with (default: one derived from the sandbox seed and the URL, the same on every run)')
     .option('--print-secret', 'print only the secret --forward-to signs with, and exit')
     .option('--json', 'print each event as its JSON, one per line')
-    .addHelpText('after', `${TARGET_HELP}
+    .addHelpText('after', `${targetHelp()}
 
 Examples:
   $ wallet-sandbox listen
@@ -106,20 +107,25 @@ Examples:
       }),
     )
 
-  withTarget(program.command('tail'))
-    .description('print the request journal live: one line per /v1 request with its method, path, status, duration, request id and key (shortened)')
-    .option('--status <classes>', 'only these answers: classes and codes, comma separated (4xx,5xx or 404,429)')
+  withTarget(program.command('tail'), 'only the requests of this key\'s account (default: WALLET_SANDBOX_API_KEY, else every account\'s)')
+    .description('print the request journal live: one line per /v1 request with its method, path, status, duration, request id and key (shortened); every account\'s, or with a key named, only its account\'s')
+    .option('--status <codes>', 'only these answers: classes and codes, comma separated (4xx,5xx or 404,429)')
+    .option('--method <methods>', 'only these methods, comma separated (POST,DELETE)')
+    .option('--path <paths>', 'only these paths, comma separated: exact (/v1/payments), a prefix (/v1/wallets/*) or a template (/v1/payments/{id})')
+    .option('--json', 'print each request as the journal\'s JSON, one per line, and nothing else on stdout')
     .option('--verbose', 'add the request body (>) and the answer (<)')
-    .addHelpText('after', `${TARGET_HELP}
+    .addHelpText('after', `${targetHelp('none: every account\'s requests (with a key, only its account\'s)')}
 
 Examples:
   $ wallet-sandbox tail
-  $ wallet-sandbox tail --status 4xx,5xx --verbose`)
-    .action((options: { status?: string; verbose?: boolean }, command: Command) =>
+  $ wallet-sandbox tail --status 4xx,5xx --verbose
+  $ wallet-sandbox tail --api-key sk_test_my_suite_1 --method POST --path /v1/payments,/v1/payouts
+  $ wallet-sandbox tail --json --path '/v1/payments/{id}' | jq .status`)
+    .action((options: { status?: string; method?: string; path?: string; json?: boolean; verbose?: boolean }, command: Command) =>
       reporting('tail', async () => {
         const { tail } = await terminal()
         stopOnSignals()
-        await tail(await targetOf(command), { ...options, verbose: options.verbose === true, out: line, err: errLine })
+        await tail(await targetOf(command), { ...options, json: options.json === true, verbose: options.verbose === true, out: line, err: errLine })
       }),
     )
 }

@@ -71,11 +71,15 @@ describe('--help of each command', () => {
     for (const example of examples) expect(example).toMatch(new RegExp(`^ {2}\\$ .*wallet-sandbox ${name}\\b`))
   })
 
-  it.each(['trigger', 'listen', 'tail'])('%s says where it looks for the sandbox, the key and the control token', (name) => {
+  it.each([
+    ['trigger', 'the default key'],
+    ['listen', 'the default key'],
+    ['tail', "none: every account's requests (with a key, only its account's)"],
+  ])('%s says where it looks for the sandbox, the key and the control token', (name, withoutKey) => {
     const command = buildProgram(async () => {}).commands.find((candidate) => candidate.name() === name)!
     let text = ''
     command.configureOutput({ writeOut: (chunk) => (text += chunk) })
     command.outputHelp()
-    expect(text.replace(/\s+/g, ' ')).toContain('Which sandbox: --base-url, else WALLET_SANDBOX_BASE_URL, else http://127.0.0.1:4400; the key: --api-key, else WALLET_SANDBOX_API_KEY, else the default key; the control token: --control-token, else WALLET_SANDBOX_CONTROL_TOKEN.')
+    expect(text.replace(/\s+/g, ' ')).toContain(`Which sandbox: --base-url, else WALLET_SANDBOX_BASE_URL, else http://127.0.0.1:4400; the key: --api-key, else WALLET_SANDBOX_API_KEY, else ${withoutKey}; the control token: --control-token, else WALLET_SANDBOX_CONTROL_TOKEN.`)
   })
 })

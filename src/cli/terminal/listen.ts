@@ -1,6 +1,7 @@
 import { SandboxControlError } from '../../client/control-client.js'
 import type { SandboxEvent, SandboxEventPage } from '../../client/control-types.js'
-import { isKeyWithoutAccount, newestEvent, provision } from './event-cursor.js'
+import { isKeyWithoutAccount, newestEvent } from './event-cursor.js'
+import { provision } from './key-account.js'
 import { checkForwardUrl, checkSecret, forward, forwardSecret } from './forward.js'
 import { isConnectionLoss, waitUntilBack } from './reconnect.js'
 import { connect, TerminalError, type Connection, type Target } from './target.js'
