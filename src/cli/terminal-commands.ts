@@ -90,7 +90,7 @@ Examples:
     .option('--forward-to <url>', 'POST each event to this URL (Standard Webhooks signature); a URL on this machine, also when the sandbox runs in a container')
     .option('--secret <whsec>', 'the secret to sign forwards with (default: one derived from the sandbox seed and the URL, the same on every run)')
     .option('--print-secret', 'print only the secret --forward-to signs with, and exit')
-    .option('--json', 'print each event as its JSON, one per line')
+    .option('--json', 'print each event as its JSON, one per line, and nothing else on stdout (Ready and the forwards\' answers go to stderr)')
     .addHelpText('after', `${targetHelp()}
 
 Examples:

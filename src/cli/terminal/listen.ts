@@ -12,9 +12,9 @@ export interface ListenOptions {
   forwardTo?: string
   secret?: string
   json: boolean
-  /** stdout: `Ready`, then the events (and, in text, the forwards' answers). */
+  /** stdout: `Ready`, then the events (and, in text, the forwards' answers); with --json, the events' JSON alone. */
   out: (line: string) => void
-  /** stderr: what is not an event (the secret, reconnections; forwards' answers with --json). */
+  /** stderr: what is not an event (the secret, reconnections; with --json, `Ready` and the forwards' answers). */
   err: (line: string) => void
 }
 
@@ -35,7 +35,8 @@ export async function listen(target: Target, options: ListenOptions): Promise<ne
   /** The account's resets when `cursor` was read; undefined: to be learnt from the next page. */
   let resets: number | undefined = start.resets
   if (forwarding) options.err(`Forwarding to ${forwarding.url}, signed with ${forwarding.secret} (Standard Webhooks)`)
-  options.out('Ready')
+  // Under --json stdout is the events alone (`listen --json | jq`).
+  ;(options.json ? options.err : options.out)('Ready')
   for (;;) {
     let page: SandboxEventPage
     try {

@@ -12,10 +12,10 @@ afterEach(killAll)
 
 const SANDBOX = ['--clock', 'manual', '--settle', 'manual', '--rate-limit', '0']
 
-/** Starts listen and resolves once it has said Ready. */
+/** Starts listen and resolves once it has said Ready (on stderr under --json). */
 async function listening(baseUrl: string, args: string[] = [], key?: string): Promise<CliProcess> {
   const proc = launch(['listen', ...args], { env: { WALLET_SANDBOX_BASE_URL: baseUrl, ...(key ? { WALLET_SANDBOX_API_KEY: key } : {}) } })
-  await lineOf(proc, (line) => (line === 'Ready' ? line : undefined))
+  await lineOf(proc, (line) => (line === 'Ready' ? line : undefined), { stream: args.includes('--json') ? 'stderr' : 'stdout' })
   return proc
 }
 const eventLines = (proc: CliProcess) => proc.stdout().split('\n').slice(1).filter((line) => /^\d{4}-/.test(line))
@@ -73,13 +73,18 @@ describe('wallet-sandbox listen', () => {
     expect(await proc.exited).toEqual({ code: 0, signal: null })
   })
 
-  it('filters with --events, and prints each event as its JSON with --json', async () => {
+  it('filters with --events, and prints each event as its JSON with --json, and nothing else on stdout (listen --json | jq)', async () => {
     const sandbox = await startCli(SANDBOX)
-    const proc = await listening(sandbox.ready.base_url, ['--events', 'order.*,payment.failed', '--json'])
+    const receiver = await createWebhookReceiver()
+    const proc = await listening(sandbox.ready.base_url, ['--events', 'order.*,payment.failed', '--json', '--forward-to', receiver.url])
     await runToExit(['trigger', 'payment.succeeded', '--base-url', sandbox.ready.base_url])
     await runToExit(['trigger', 'order.cancelled', '--base-url', sandbox.ready.base_url])
     await linesMatching(proc, /order\.cancelled/, 1)
-    const events = proc.stdout().split('\n').slice(1).filter(Boolean).map((line) => JSON.parse(line) as { type: string; object: string })
+    await lineOf(proc, (line) => (line.startsWith('[400] POST') && proc.stderr().split('[400] POST').length > 2 ? true : undefined), { stream: 'stderr' })
+    // Every line of stdout is an event; Ready, the forwarding secret and the forwards' answers are on stderr.
+    const events = proc.stdout().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { type: string; object: string })
+    expect(proc.stderr().split('\n')).toEqual(expect.arrayContaining(['Ready', expect.stringMatching(/^Forwarding to /), expect.stringMatching(/^\[400\] POST /)]))
+    await receiver.close()
     expect(events.map((event) => event.type)).toEqual(['order.created', 'order.cancelled'])
     expect(events[0]!.object).toBe('event')
   })
