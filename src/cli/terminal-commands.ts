@@ -85,10 +85,10 @@ Examples:
     )
 
   withTarget(program.command('listen'))
-    .description('print the account\'s events as they happen, after a first line Ready; with --forward-to, also POST each one, signed as a webhook delivery, to a URL of this machine')
+    .description('print the account\'s events as they happen, after a first line Ready (on stderr with --json); with --forward-to, also POST each one, signed as a webhook delivery, to a URL of this machine')
     .option('--events <types>', 'only these events: types and resource.*, comma separated (payment.*,order.filled)')
-    .option('--forward-to <url>', 'POST each event to this URL (Standard Webhooks signature); a URL on this machine, also when the sandbox runs in a container')
-    .option('--secret <whsec>', 'the secret to sign forwards with (default: one derived from the sandbox seed and the URL, the same on every run)')
+    .option('--forward-to <url>', 'POST each event to this URL (Standard Webhooks signature); a URL on this machine, also when the sandbox runs in a container; without a scheme (localhost:3000/webhooks) it is http')
+    .option('--secret <whsec>', 'the secret to sign forwards with (default: one for the sandbox seed and the key\'s account, whatever the URL, the same on every run)')
     .option('--print-secret', 'print only the secret --forward-to signs with, and exit')
     .option('--json', 'print each event as its JSON, one per line, and nothing else on stdout (Ready and the forwards\' answers go to stderr)')
     .addHelpText('after', `${targetHelp()}
@@ -96,8 +96,8 @@ Examples:
 Examples:
   $ wallet-sandbox listen
   $ wallet-sandbox listen --events payment.*,order.filled --json
-  $ wallet-sandbox listen --forward-to http://localhost:3000/webhooks
-  $ export WEBHOOK_SECRET=$(wallet-sandbox listen --forward-to http://localhost:3000/webhooks --print-secret)`)
+  $ wallet-sandbox listen --forward-to localhost:3000/webhooks
+  $ export WEBHOOK_SECRET=$(wallet-sandbox listen --print-secret)`)
     .action((options: { events?: string; forwardTo?: string; secret?: string; printSecret?: boolean; json?: boolean }, command: Command) =>
       reporting('listen', async () => {
         const { listen, printSecret } = await terminal()

@@ -9,19 +9,32 @@ import { reason, TerminalError } from './target.js'
 /** How long a forward may take before it counts as failed (as a webhook attempt does by default). */
 const FORWARD_TIMEOUT_MS = 10_000
 
-/** The secret of `--forward-to URL` without `--secret`: the same for the same sandbox seed and URL. */
-export function forwardSecret(seed: string, url: string): string {
-  return SECRET_PREFIX + createHmac('sha256', 'wallet-sandbox listen --forward-to').update(`${seed}\n${url}`).digest('base64')
+/**
+ * The secret of `--forward-to` without `--secret`: one for each sandbox (its seed) and account, so
+ * that an app keeps it in its configuration whatever URL it is reached by (`localhost` or
+ * `127.0.0.1`, with or without a trailing slash, another port).
+ */
+export function forwardSecret(seed: string, accountId: string): string {
+  return SECRET_PREFIX + createHmac('sha256', 'wallet-sandbox listen --forward-to').update(`${seed}\n${accountId}`).digest('base64')
 }
 
-export function checkForwardUrl(url: string): string {
-  let parsed: URL
+/**
+ * The URL to forward to, as `--forward-to` takes it: an http or https URL, or one without a scheme
+ * (`localhost:3000/webhooks`), which is http as the Stripe CLI has it. A refusal names what was typed.
+ */
+export function checkForwardUrl(typed: string): string {
+  // `localhost:3000/…` is a host and a port; `ftp:…` or `http:/…` a scheme, and no http URL.
+  const schemeless = !/^[a-z][a-z\d+.-]*:(?!\d)/i.test(typed)
+  const url = schemeless ? `http://${typed}` : typed
+  let parsed: URL | undefined
   try {
     parsed = new URL(url)
   } catch {
-    throw new TerminalError(`--forward-to takes an http or https URL such as http://localhost:3000/webhooks; got ${JSON.stringify(url)}`)
+    // refused below
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new TerminalError(`--forward-to takes an http or https URL; got ${parsed.protocol}`)
+  if (parsed === undefined || !/^https?:\/\/[^/]/i.test(url) || (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') || parsed.hostname === '') {
+    throw new TerminalError(`--forward-to takes an http or https URL such as http://localhost:3000/webhooks, or one without a scheme (localhost:3000/webhooks, http then); got ${JSON.stringify(typed)}`)
+  }
   return url
 }
 

@@ -1,7 +1,7 @@
 import { SandboxControlError } from '../../client/control-client.js'
 import type { SandboxEvent, SandboxEventPage } from '../../client/control-types.js'
 import { isKeyWithoutAccount, newestEvent } from './event-cursor.js'
-import { provision } from './key-account.js'
+import { accountIdOf, provision } from './key-account.js'
 import { checkForwardUrl, checkSecret, forward, forwardSecret } from './forward.js'
 import { isConnectionLoss, waitUntilBack } from './reconnect.js'
 import { connect, TerminalError, type Connection, type Target } from './target.js'
@@ -64,17 +64,16 @@ export async function listen(target: Target, options: ListenOptions): Promise<ne
   }
 }
 
-/** `--print-secret`: the secret `listen --forward-to URL` signs with. */
+/** `--print-secret`: the secret `listen --forward-to` signs with (the key's account's: the URL does not matter). */
 export async function printSecret(target: Target, options: Pick<ListenOptions, 'forwardTo' | 'secret' | 'out'>): Promise<void> {
-  if (options.forwardTo === undefined) throw new TerminalError('--print-secret prints the secret listen signs its forwards with: give the URL with --forward-to')
-  checkForwardUrl(options.forwardTo)
+  if (options.forwardTo !== undefined) checkForwardUrl(options.forwardTo)
   options.out(await secretFor(await connect(target), options))
 }
 
-async function secretFor(connection: Connection, options: Pick<ListenOptions, 'forwardTo' | 'secret'>): Promise<string> {
+async function secretFor(connection: Connection, options: Pick<ListenOptions, 'secret'>): Promise<string> {
   if (options.secret !== undefined) return checkSecret(options.secret)
   const config = await connection.control.request<{ seed: string }>('GET', '/config')
-  return forwardSecret(config.seed, options.forwardTo!)
+  return forwardSecret(config.seed, await accountIdOf(connection))
 }
 
 /** `2026-01-01T00:00:05.000Z  payment.failed  evt_…  pay_…` */

@@ -95,8 +95,15 @@ describe('wallet-sandbox listen', () => {
     const printed = await runToExit(['listen', '--forward-to', receiver.url, '--print-secret', '--base-url', sandbox.ready.base_url])
     expect(printed.stdout).toMatch(/^whsec_[A-Za-z0-9+/]+=*\n$/)
     receiver.secret = printed.stdout.trim()
-    // Stable: the same for the same seed and URL.
-    expect((await runToExit(['listen', '--forward-to', receiver.url, '--print-secret', '--base-url', sandbox.ready.base_url])).stdout).toBe(printed.stdout)
+    // One for the sandbox and the account, whatever the URL: localhost or 127.0.0.1, a trailing slash, no scheme, none.
+    const port = new URL(receiver.url).port
+    for (const url of [receiver.url, `${receiver.url}/`, `http://localhost:${port}/`, `localhost:${port}/webhooks`, undefined]) {
+      const again = await runToExit(['listen', ...(url === undefined ? [] : ['--forward-to', url]), '--print-secret', '--base-url', sandbox.ready.base_url])
+      expect(again.stdout, String(url)).toBe(printed.stdout)
+    }
+    const other = await runToExit(['listen', '--forward-to', receiver.url, '--print-secret', '--base-url', sandbox.ready.base_url, '--api-key', 'sk_test_another_account_1'])
+    expect(other.stdout).toMatch(/^whsec_/)
+    expect(other.stdout).not.toBe(printed.stdout)
 
     const proc = await listening(sandbox.ready.base_url, ['--forward-to', receiver.url])
     expect(proc.stderr()).toContain(`Forwarding to ${receiver.url}, signed with ${receiver.secret}`)
@@ -116,6 +123,21 @@ describe('wallet-sandbox listen', () => {
     expect(proc.stdout()).toContain(`[200] POST ${receiver.url} ${logged[99]!.id}\n`)
     await receiver.close()
   }, 60_000)
+
+  it('forwards to a URL typed without a scheme as http, and refuses one it cannot take, naming what was typed', async () => {
+    const sandbox = await startCli(SANDBOX)
+    const receiver = await createWebhookReceiver()
+    receiver.secret = (await runToExit(['listen', '--print-secret', '--base-url', sandbox.ready.base_url])).stdout.trim()
+    const typed = receiver.url.replace(/^http:\/\//, '')
+    const proc = await listening(sandbox.ready.base_url, ['--forward-to', typed])
+    await runToExit(['trigger', 'payment.created', '--base-url', sandbox.ready.base_url])
+    await linesMatching(proc, /^\[200\] POST /, 1)
+    expect(proc.stdout()).toContain(`[200] POST ${receiver.url} evt_`)
+    expect(receiver.received.map((delivery) => delivery.verified)).toEqual([true])
+    await receiver.close()
+    const refused = await runToExit(['listen', '--forward-to', 'ftp://localhost:3000/webhooks', '--base-url', sandbox.ready.base_url])
+    expect([refused.code, refused.stderr]).toEqual([1, 'wallet-sandbox listen: --forward-to takes an http or https URL such as http://localhost:3000/webhooks, or one without a scheme (localhost:3000/webhooks, http then); got "ftp://localhost:3000/webhooks"\n'])
+  })
 
   it('says how a forward failed, in its own words, and goes on', async () => {
     const sandbox = await startCli(SANDBOX)
