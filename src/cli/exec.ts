@@ -20,7 +20,7 @@ const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
  */
 export async function execCommand(config: Config, command: readonly string[]): Promise<number> {
   const logger = createLogger({ quiet: config.quiet, json: config.logFormat === 'json' })
-  const sandbox = await createSandbox(config, { logger, requestLog: createRequestLog({ format: config.logFormat, control: config.logControl, stream: process.stderr }) })
+  const sandbox = await createSandbox(config, { logger, requestLog: createRequestLog({ format: config.logFormat, control: config.logControl, stream: process.stderr, env: process.env }) })
   let bound
   try {
     bound = await sandbox.listen()

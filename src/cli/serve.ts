@@ -19,7 +19,7 @@ export interface ServeOptions {
  */
 export async function serve(config: Config, options: ServeOptions): Promise<void> {
   const logger = createLogger({ quiet: config.quiet, json: config.logFormat === 'json' || (config.logFormat === 'auto' && !process.stderr.isTTY) })
-  const sandbox = await createSandbox(config, { logger, requestLog: createRequestLog({ format: config.logFormat, control: config.logControl }) })
+  const sandbox = await createSandbox(config, { logger, requestLog: createRequestLog({ format: config.logFormat, control: config.logControl, env: process.env }) })
   let address
   try {
     address = await sandbox.listen()

@@ -1,5 +1,7 @@
 import { Command, Option } from 'commander'
+import { wantsColour } from '../colour.js'
 import { DEFAULT_BASE_URL } from './terminal/defaults.js'
+import { printerTo, silent } from './terminal/printer.js'
 import type { Target } from './terminal/target.js'
 
 /**
@@ -27,6 +29,8 @@ function withTarget(command: Command, keyHelp = 'whose account (default: WALLET_
   return command
     .addOption(new Option('--base-url <url>', `the sandbox (default: WALLET_SANDBOX_BASE_URL, else ${DEFAULT_BASE_URL})`))
     .addOption(new Option('--api-key <key>', keyHelp))
+    // The program's own setting (it reads it wherever it stands); listed here too, where a person looks for it.
+    .addOption(new Option('--control-token <token>', 'the sandbox\'s control token, when it was started with one (default: WALLET_SANDBOX_CONTROL_TOKEN)'))
 }
 
 /** The flags of the command, the program's --control-token among them, and the environment → where to go. */
@@ -44,7 +48,8 @@ async function reporting(name: string, body: () => Promise<void>): Promise<void>
   } catch (error) {
     const failure = (await terminal()).describeFailure(error)
     if (failure === undefined) throw error
-    process.stderr.write(`wallet-sandbox ${name}: ${failure}\n`)
+    // A failure stands out on a terminal.
+    errLine(errLine.paint('red', `wallet-sandbox ${name}: ${failure}`))
     process.exit(1)
   }
 }
@@ -54,8 +59,9 @@ function stopOnSignals(): void {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(0))
 }
 
-const line = (text: string): void => void process.stdout.write(`${text}\n`)
-const errLine = (text: string): void => void process.stderr.write(`${text}\n`)
+/** stdout and stderr, each in colour when it is a terminal (not piped, no NO_COLOR). */
+const line = printerTo(process.stdout, wantsColour(process.stdout, process.env))
+const errLine = printerTo(process.stderr, wantsColour(process.stderr, process.env))
 
 export function addTerminalCommands(program: Command): void {
   withTarget(program.command('trigger'))
@@ -79,7 +85,7 @@ Examples:
         if (options.list) return listRecipes(options.json === true, line)
         if (type === undefined) throw new TerminalError('name the event to trigger, such as payment.failed (--list lists them all)')
         const connection = await connect(await targetOf(command))
-        const report = await runTrigger(connection, type, { sets: options.set, on: options.on, print: options.json ? () => {} : line })
+        const report = await runTrigger(connection, type, { sets: options.set, on: options.on, print: options.json ? silent : line })
         if (options.json) line(JSON.stringify(report))
       }),
     )

@@ -2,6 +2,8 @@ import { createHmac } from 'node:crypto'
 import type { SandboxEvent } from '../../client/control-types.js'
 import { SECRET_PREFIX, signPayload } from '../../standard-webhooks.js'
 import { VERSION } from '../../version.js'
+import type { Paint } from '../../colour.js'
+import { paintAnswer } from './styles.js'
 import { reason, TerminalError } from './target.js'
 
 /** `listen --forward-to`: each event POSTed to a URL, signed as the sandbox signs its webhook deliveries. */
@@ -43,8 +45,8 @@ export function checkSecret(secret: string): string {
   return secret
 }
 
-/** POSTs the event and says how it went: `[200] POST url evt_…`, or the failure in its own words. */
-export async function forward(event: SandboxEvent, url: string, secret: string): Promise<string> {
+/** POSTs the event and says how it went: `[200] POST url evt_…`, or the failure in its own words (in colour on a terminal). */
+export async function forward(event: SandboxEvent, url: string, secret: string, paint: Paint): Promise<string> {
   const body = JSON.stringify(event)
   const timestamp = Math.floor(Date.now() / 1000)
   const headers = {
@@ -57,9 +59,9 @@ export async function forward(event: SandboxEvent, url: string, secret: string):
   try {
     const res = await fetch(url, { method: 'POST', headers, body, signal: AbortSignal.timeout(FORWARD_TIMEOUT_MS) })
     await res.arrayBuffer()
-    return `[${res.status}] POST ${url} ${event.id}`
+    return `${paintAnswer(paint, res.status)} POST ${url} ${event.id}`
   } catch (error) {
     const why = (error as Error).name === 'TimeoutError' ? `no answer within ${FORWARD_TIMEOUT_MS / 1000} s` : reason(error)
-    return `[ERR] POST ${url} ${event.id}: ${why}`
+    return `${paintAnswer(paint, 'ERR')} POST ${url} ${event.id}: ${paint('red', why)}`
   }
 }

@@ -1,9 +1,12 @@
 import { SandboxControlError } from '../../client/control-client.js'
+import type { Paint } from '../../colour.js'
 import type { SandboxEvent, SandboxEventPage } from '../../client/control-types.js'
 import { isKeyWithoutAccount, newestEvent } from './event-cursor.js'
 import { accountIdOf, provision } from './key-account.js'
 import { checkForwardUrl, checkSecret, forward, forwardSecret } from './forward.js'
 import { isConnectionLoss, waitUntilBack } from './reconnect.js'
+import type { Printer } from './printer.js'
+import { EVENT_TYPE_WIDTH, paintEventType } from './styles.js'
 import { connect, TerminalError, type Connection, type Target } from './target.js'
 
 export interface ListenOptions {
@@ -13,9 +16,9 @@ export interface ListenOptions {
   secret?: string
   json: boolean
   /** stdout: `Ready`, then the events (and, in text, the forwards' answers); with --json, the events' JSON alone. */
-  out: (line: string) => void
+  out: Printer
   /** stderr: what is not an event (the secret, reconnections; with --json, `Ready` and the forwards' answers). */
-  err: (line: string) => void
+  err: Printer
 }
 
 /** One request's longest wait for the next event; shorter than any proxy's idle timeout. */
@@ -57,8 +60,11 @@ export async function listen(target: Target, options: ListenOptions): Promise<ne
     resets = page.resets
     const events = page.data
     for (const event of events) {
-      options.out(options.json ? JSON.stringify(event) : describe(event))
-      if (forwarding) (options.json ? options.err : options.out)(await forward(event, forwarding.url, forwarding.secret))
+      options.out(options.json ? JSON.stringify(event) : describe(event, options.out.paint))
+      if (forwarding) {
+        const answers = options.json ? options.err : options.out
+        answers(await forward(event, forwarding.url, forwarding.secret, answers.paint))
+      }
       cursor = event.id
     }
   }
@@ -76,8 +82,9 @@ async function secretFor(connection: Connection, options: Pick<ListenOptions, 's
   return forwardSecret(config.seed, await accountIdOf(connection))
 }
 
-/** `2026-01-01T00:00:05.000Z  payment.failed  evt_…  pay_…` */
-const describe = (event: SandboxEvent) => [event.created_at, event.type.padEnd(24), event.id, (event.data.object as { id?: string }).id ?? ''].join('  ')
+/** `2026-01-01T00:00:05.000Z  payment.failed             evt_…  pay_…`, the type padded to the longest so that the columns stay aligned. */
+const describe = (event: SandboxEvent, paint: Paint) =>
+  [paint('dim', event.created_at), paintEventType(paint, event.type, EVENT_TYPE_WIDTH), event.id, (event.data.object as { id?: string }).id ?? ''].join('  ')
 
 /**
  * After a failed read: a lost sandbox is waited for; once back, restarted, its event log is new and

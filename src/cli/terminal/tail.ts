@@ -2,6 +2,9 @@ import type { SandboxRequest } from '../../client/control-types.js'
 import { accountIdOf } from './key-account.js'
 import { isConnectionLoss, waitUntilBack } from './reconnect.js'
 import { requestFilter, type RequestFilterFlags } from './request-filters.js'
+import type { Paint } from '../../colour.js'
+import type { Printer } from './printer.js'
+import { paintStatus } from './styles.js'
 import { connect, type Connection, type Target } from './target.js'
 
 export interface TailOptions extends RequestFilterFlags {
@@ -9,8 +12,8 @@ export interface TailOptions extends RequestFilterFlags {
   verbose: boolean
   /** Each request as the journal's JSON, one per line, and nothing else on stdout. */
   json: boolean
-  out: (line: string) => void
-  err: (line: string) => void
+  out: Printer
+  err: Printer
 }
 
 /** How often the journal is read; it keeps the last 500 requests, far more than arrive in that time. */
@@ -60,7 +63,7 @@ export async function tail(target: Target, options: TailOptions): Promise<never>
       }
       continue
     }
-    for (const entry of entries) if (shows(entry)) options.out(options.json ? JSON.stringify(entry) : describe(entry, options.verbose))
+    for (const entry of entries) if (shows(entry)) options.out(options.json ? JSON.stringify(entry) : describe(entry, options.verbose, options.out.paint))
   }
 }
 
@@ -71,11 +74,11 @@ const accountOf = (connection: Connection): Promise<string | undefined> => (conn
 const identity = (entry: SandboxRequest) => `${entry.id} ${entry.at} ${entry.duration_ms} ${entry.status}`
 
 /** `00:00:05.000 POST /v1/payments 201 4.2ms req_… sk_test_…_key`, and the bodies with --verbose. */
-function describe(entry: SandboxRequest, verbose: boolean): string {
+function describe(entry: SandboxRequest, verbose: boolean, paint: Paint): string {
   const path = entry.query ? `${entry.path}?${entry.query}` : entry.path
-  const parts = [entry.at.slice(11, 23), entry.method.padEnd(6), path, entry.status === null ? 'no answer' : String(entry.status), `${entry.duration_ms.toFixed(1)}ms`, entry.id]
+  const parts = [paint('dim', entry.at.slice(11, 23)), entry.method.padEnd(6), path, paintStatus(paint, entry.status), `${entry.duration_ms.toFixed(1)}ms`, paint('dim', entry.id)]
   if (entry.api_key) parts.push(entry.api_key)
-  if (entry.fault) parts.push(`fault ${entry.fault}`)
+  if (entry.fault) parts.push(paint('yellow', `fault ${entry.fault}`))
   const line = parts.join(' ')
   if (!verbose) return line
   return [line, ...(entry.request_body ? [`  > ${entry.request_body}`] : []), ...(entry.response_body ? [`  < ${entry.response_body}`] : [])].join('\n')

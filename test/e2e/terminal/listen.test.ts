@@ -3,6 +3,7 @@ import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createWebhookReceiver } from '../../../src/client/webhook-receiver.js'
 import { createControlClient } from '../../../src/client/control-client.js'
 import { DEFAULT_API_KEY as DEFAULT_KEY } from '../../../src/cli/terminal/defaults.js'
+import { EVENT_TYPES } from '../../../src/model/events.js'
 import { buildIfNeeded, killAll, launch, lineOf, runToExit, startCli, type CliProcess } from '../../helpers/cli-process.js'
 
 /** `wallet-sandbox listen` as a child process against a real sandbox (CONTRACT.md section 21). */
@@ -11,6 +12,8 @@ beforeAll(buildIfNeeded, 180_000)
 afterEach(killAll)
 
 const SANDBOX = ['--clock', 'manual', '--settle', 'manual', '--rate-limit', '0']
+/** listen pads types to the longest, settlement.step_completed. */
+const TYPE_WIDTH = Math.max(...EVENT_TYPES.map((type) => type.length))
 
 /** Starts listen and resolves once it has said Ready (on stderr under --json). */
 async function listening(baseUrl: string, args: string[] = [], key?: string): Promise<CliProcess> {
@@ -68,7 +71,7 @@ describe('wallet-sandbox listen', () => {
     const report = JSON.parse(triggered.stdout) as { objects: Array<{ id: string }>; events: Array<{ type: string; id: string }> }
     await linesMatching(proc, /payment\.failed/, 1)
     expect(proc.stdout().split('\n')[0]).toBe('Ready')
-    expect(eventLines(proc)).toEqual(report.events.map((event) => `2026-01-01T00:00:00.000Z  ${event.type.padEnd(24)}  ${event.id}  ${report.objects[0]!.id}`))
+    expect(eventLines(proc)).toEqual(report.events.map((event) => `2026-01-01T00:00:00.000Z  ${event.type.padEnd(TYPE_WIDTH)}  ${event.id}  ${report.objects[0]!.id}`))
     proc.child.kill('SIGINT')
     expect(await proc.exited).toEqual({ code: 0, signal: null })
   })
