@@ -52,7 +52,6 @@ export function buildProgram(run: (config: Config, options: ServeOptions) => Pro
   const program = new Command('wallet-sandbox')
     .description('A local emulator of the digital-asset wallet and payments API, for integration tests.')
     .version(VERSION)
-    .showHelpAfterError()
     .option('--ready-json', 'once listening, write one JSON line on stdout before anything else (url, base_url, stream_url, api_key, control_token, port, pid, version) instead of the banner; for programs that start the sandbox, with --port 0')
   for (const key of Object.keys(ConfigSchema.shape) as ConfigKey[]) {
     const [text, argument] = HELP[key]
@@ -97,6 +96,12 @@ Examples:
     .action(async () => {
       printJson(await (await import('./describe-api.js')).describeApi())
     })
+  // A mistyped flag: the error, the flag it may have meant, and one line to the help, not the whole
+  // help (a helper that keeps the last lines of a failed start would show only help text).
+  for (const command of [program, ...program.commands]) {
+    const name = command === program ? program.name() : `${program.name()} ${command.name()}`
+    command.showSuggestionAfterError().showHelpAfterError(`(${name} --help lists the options)`)
+  }
   return program
 }
 

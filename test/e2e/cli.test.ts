@@ -108,6 +108,11 @@ describe('start-up', () => {
     expect(await stop(proc)).toBe('exit 0')
   })
 
+  it('answers a mistyped flag with the error, the flag it may mean and one line to --help, exit code 1', async () => {
+    const { code, stdout, stderr } = await runToExit(['--clok', 'manual'])
+    expect({ code, stdout, stderr }).toEqual({ code: 1, stdout: '', stderr: "error: unknown option '--clok'\n(Did you mean --clock?)\n(wallet-sandbox --help lists the options)\n" })
+  })
+
   it('seeds the same wallets (names drawn by faker included) as the library does for the same seed', async () => {
     // The bundle carries only the person names of faker's English locale (scripts/bundle-cli.mjs).
     const walletsOf = async (url: string, key: string) =>

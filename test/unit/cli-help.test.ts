@@ -83,3 +83,30 @@ describe('--help of each command', () => {
     expect(text.replace(/\s+/g, ' ')).toContain(`Which sandbox: --base-url, else WALLET_SANDBOX_BASE_URL, else http://127.0.0.1:4400; the key: --api-key, else WALLET_SANDBOX_API_KEY, else ${withoutKey}; the control token: --control-token, else WALLET_SANDBOX_CONTROL_TOKEN.`)
   })
 })
+
+describe('a mistyped flag', () => {
+  /** What the program writes to stderr for `args`, parsed without exiting. */
+  async function errorOf(args: string[]): Promise<string> {
+    const program = buildProgram(async () => {})
+    let text = ''
+    for (const command of [program, ...program.commands]) command.exitOverride().configureOutput({ writeErr: (chunk) => (text += chunk), writeOut: (chunk) => (text += chunk) })
+    await expect(program.parseAsync(args, { from: 'user' })).rejects.toThrow()
+    return text
+  }
+
+  it.each([
+    [['--clok', 'manual'], "error: unknown option '--clok'\n(Did you mean --clock?)\n(wallet-sandbox --help lists the options)\n"],
+    [['exec', '--prot', '0', '--', 'true'], "error: unknown option '--prot'\n(Did you mean --port?)\n(wallet-sandbox exec --help lists the options)\n"],
+    [['fixtures', '--sed', 'x'], "error: unknown option '--sed'\n(Did you mean --seed?)\n(wallet-sandbox fixtures --help lists the options)\n"],
+    [['trigger', '--jsn'], "error: unknown option '--jsn'\n(Did you mean --json?)\n(wallet-sandbox trigger --help lists the options)\n"],
+    [['listen', '--forwrd-to', 'x'], "error: unknown option '--forwrd-to'\n(Did you mean --forward-to?)\n(wallet-sandbox listen --help lists the options)\n"],
+    [['tail', '--stauts', '4xx'], "error: unknown option '--stauts'\n(Did you mean --status?)\n(wallet-sandbox tail --help lists the options)\n"],
+    [['openapi', '--jsno'], "error: unknown option '--jsno'\n(wallet-sandbox openapi --help lists the options)\n"],
+  ])('%j: the error, the flag it may mean and one line pointing to --help, not the whole help', async (args, expected) => {
+    expect(await errorOf(args)).toBe(expected)
+  })
+
+  it('covers every command', () => {
+    expect(buildProgram(async () => {}).commands.map((command) => command.name())).toEqual(['exec', 'fixtures', 'trigger', 'listen', 'tail', 'openapi'])
+  })
+})
