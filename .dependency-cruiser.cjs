@@ -67,8 +67,15 @@ module.exports = {
       name: 'clients-are-clients',
       severity: 'error',
       comment: 'The control client, the receivers and the terminal commands reach a sandbox over HTTP only, like a user\'s code: none of its inside (the schemas\' types and the model\'s names are the wire\'s).',
-      from: { path: '^src/(client|terminal)/' },
+      from: { path: '^src/(client|cli/terminal)/' },
       to: { path: '^src/(store|ledger|lifecycle|control|http|api|stream|events|market|access)/' },
+    },
+    {
+      name: 'nothing-imports-the-face',
+      severity: 'error',
+      comment: 'The command line (src/cli/) stands on top: it uses the wiring, config and client; nothing below reaches up into it (the library entry starts sandboxes without it).',
+      from: { path: '^src/', pathNot: '^src/cli/' },
+      to: { path: '^src/cli/' },
     },
     {
       name: 'client-only-types-of-schemas',

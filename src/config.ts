@@ -117,6 +117,8 @@ export const ConfigSchema = z.object({
   quoteTtl: durationInput('30s, 2m or 45 (seconds)').default(30_000),
   logFormat: z.enum(['auto', 'pretty', 'json']).default('auto'),
   quiet: booleanInput.default(false),
+  /** The request log shows control-API requests (`/_sandbox/…`) too; by default only the rest. */
+  logControl: booleanInput.default(false),
   latency: latencyInput.optional(),
   errorRate: z.coerce.number().min(0).max(1).default(0),
 })

@@ -55,7 +55,7 @@ const OPTION_NAMES: SettingNames = { title: 'Invalid startSandbox() options', na
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<RunningSandbox> {
   const config = loadConfig({ flags: toFlags({ port: 0, quiet: true, ...options }, 'startSandbox') }, OPTION_NAMES)
   const logger = createLogger({ quiet: config.quiet, json: config.logFormat === 'json' })
-  const sandbox = await createSandbox(config, { logger, requestLog: createRequestLog({ format: config.logFormat }) })
+  const sandbox = await createSandbox(config, { logger, requestLog: createRequestLog({ format: config.logFormat, control: config.logControl }) })
   let address
   try {
     address = await sandbox.listen()

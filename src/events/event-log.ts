@@ -11,7 +11,7 @@ import type { SandboxEvent } from '../model/events.js'
  * order events.
  */
 
-/** Which events a read selects. `types` holds exact types and `prefix.` entries (from `payment.*`); empty selects all. */
+/** Which events a read selects. `types` holds exact types (`payment.*` read as the payment ones); empty selects all. */
 export interface EventSelection {
   accountId: string | undefined
   types: readonly string[]
@@ -51,7 +51,7 @@ export function createEventLog(deps: { bus: Bus; limitPerAccount: number }) {
 
   const matches = (selection: EventSelection, type: string, objectId: string | undefined): boolean =>
     (selection.objectId === undefined || objectId === selection.objectId) &&
-    (selection.types.length === 0 || selection.types.some((wanted) => (wanted.endsWith('.') ? type.startsWith(wanted) : type === wanted)))
+    (selection.types.length === 0 || selection.types.includes(type))
 
   function onEvent(event: SandboxEvent): void {
     const objectId = keep(event)

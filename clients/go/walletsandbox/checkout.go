@@ -58,7 +58,7 @@ var errNewer = errors.New("a source is newer than dist/")
 // main outputs are missing, or a file of src/ is newer than the oldest of them.
 func stale(root string) bool {
 	var built time.Time
-	for _, output := range []string{"dist/cli.js", "dist/cli.bundle.cjs", "dist/code-cache.js", "dist/public.js"} {
+	for _, output := range []string{"dist/cli/main.js", "dist/cli.bundle.cjs", "dist/code-cache.js", "dist/public.js"} {
 		info, err := os.Stat(filepath.Join(root, output))
 		if err != nil {
 			return true

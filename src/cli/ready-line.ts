@@ -1,5 +1,5 @@
-import type { SandboxAddresses } from './sandbox-addresses.js'
-import { VERSION } from './version.js'
+import type { SandboxAddresses } from '../sandbox-addresses.js'
+import { VERSION } from '../version.js'
 
 /**
  * What a program that starts the CLI reads to use it (CONTRACT.md section 20): the ready line that

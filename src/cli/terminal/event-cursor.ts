@@ -1,4 +1,5 @@
-import { SandboxControlError } from '../client/control-client.js'
+import { SandboxControlError } from '../../client/control-client.js'
+import { provision } from './key-account.js'
 import { TerminalError, type Connection } from './target.js'
 
 /**
@@ -27,15 +28,6 @@ export async function newestEvent(connection: Connection, types?: string): Promi
 
 /** The events route's 404 for a key that no request has used yet. */
 export const isKeyWithoutAccount = (error: unknown): boolean => error instanceof SandboxControlError && error.code === 'resource_missing' && error.param === 'api_key'
-
-/** A key's first `/v1` request gives it its account (open auth); a key the sandbox refuses is said so. */
-export async function provision(connection: Connection): Promise<void> {
-  try {
-    await connection.api('GET', '/wallets?limit=1')
-  } catch (error) {
-    throw new TerminalError(`the key ${connection.target.apiKey} has no account: ${(error as Error).message}`)
-  }
-}
 
 /** The API's own words, without the client's `GET /_sandbox/… failed with 400 code:` prefix. */
 export const apiMessage = (error: SandboxControlError): string => error.message.replace(/^[A-Z]+ \S+ failed with \d+( \w+)?: /, '')

@@ -1,8 +1,8 @@
-import { loadConfig } from './config.js'
-import { silentLogger } from './logger.js'
-import { buildOpenApiDocument, type OpenApiDocument } from './openapi/document.js'
-import { createSandbox } from './sandbox.js'
-import { VERSION } from './version.js'
+import { loadConfig } from '../config.js'
+import { silentLogger } from '../logger.js'
+import { buildOpenApiDocument, type OpenApiDocument } from '../openapi/document.js'
+import { createSandbox } from '../sandbox.js'
+import { VERSION } from '../version.js'
 
 /**
  * What `wallet-sandbox openapi` prints: the document GET /v1/openapi.json serves. The route list is

@@ -1,8 +1,12 @@
-import { SandboxControlError } from '../client/control-client.js'
-import type { SandboxEvent, SandboxEventPage } from '../client/control-types.js'
-import { isKeyWithoutAccount, newestEvent, provision } from './event-cursor.js'
+import { SandboxControlError } from '../../client/control-client.js'
+import type { Paint } from '../../colour.js'
+import type { SandboxEvent, SandboxEventPage } from '../../client/control-types.js'
+import { isKeyWithoutAccount, newestEvent } from './event-cursor.js'
+import { accountIdOf, provision } from './key-account.js'
 import { checkForwardUrl, checkSecret, forward, forwardSecret } from './forward.js'
 import { isConnectionLoss, waitUntilBack } from './reconnect.js'
+import type { Printer } from './printer.js'
+import { EVENT_TYPE_WIDTH, paintEventType } from './styles.js'
 import { connect, TerminalError, type Connection, type Target } from './target.js'
 
 export interface ListenOptions {
@@ -11,10 +15,10 @@ export interface ListenOptions {
   forwardTo?: string
   secret?: string
   json: boolean
-  /** stdout: `Ready`, then the events (and, in text, the forwards' answers). */
-  out: (line: string) => void
-  /** stderr: what is not an event (the secret, reconnections; forwards' answers with --json). */
-  err: (line: string) => void
+  /** stdout: `Ready`, then the events (and, in text, the forwards' answers); with --json, the events' JSON alone. */
+  out: Printer
+  /** stderr: what is not an event (the secret, reconnections; with --json, `Ready` and the forwards' answers). */
+  err: Printer
 }
 
 /** One request's longest wait for the next event; shorter than any proxy's idle timeout. */
@@ -34,7 +38,8 @@ export async function listen(target: Target, options: ListenOptions): Promise<ne
   /** The account's resets when `cursor` was read; undefined: to be learnt from the next page. */
   let resets: number | undefined = start.resets
   if (forwarding) options.err(`Forwarding to ${forwarding.url}, signed with ${forwarding.secret} (Standard Webhooks)`)
-  options.out('Ready')
+  // Under --json stdout is the events alone (`listen --json | jq`).
+  ;(options.json ? options.err : options.out)('Ready')
   for (;;) {
     let page: SandboxEventPage
     try {
@@ -55,28 +60,31 @@ export async function listen(target: Target, options: ListenOptions): Promise<ne
     resets = page.resets
     const events = page.data
     for (const event of events) {
-      options.out(options.json ? JSON.stringify(event) : describe(event))
-      if (forwarding) (options.json ? options.err : options.out)(await forward(event, forwarding.url, forwarding.secret))
+      options.out(options.json ? JSON.stringify(event) : describe(event, options.out.paint))
+      if (forwarding) {
+        const answers = options.json ? options.err : options.out
+        answers(await forward(event, forwarding.url, forwarding.secret, answers.paint))
+      }
       cursor = event.id
     }
   }
 }
 
-/** `--print-secret`: the secret `listen --forward-to URL` signs with. */
+/** `--print-secret`: the secret `listen --forward-to` signs with (the key's account's: the URL does not matter). */
 export async function printSecret(target: Target, options: Pick<ListenOptions, 'forwardTo' | 'secret' | 'out'>): Promise<void> {
-  if (options.forwardTo === undefined) throw new TerminalError('--print-secret prints the secret listen signs its forwards with: give the URL with --forward-to')
-  checkForwardUrl(options.forwardTo)
+  if (options.forwardTo !== undefined) checkForwardUrl(options.forwardTo)
   options.out(await secretFor(await connect(target), options))
 }
 
-async function secretFor(connection: Connection, options: Pick<ListenOptions, 'forwardTo' | 'secret'>): Promise<string> {
+async function secretFor(connection: Connection, options: Pick<ListenOptions, 'secret'>): Promise<string> {
   if (options.secret !== undefined) return checkSecret(options.secret)
   const config = await connection.control.request<{ seed: string }>('GET', '/config')
-  return forwardSecret(config.seed, options.forwardTo!)
+  return forwardSecret(config.seed, await accountIdOf(connection))
 }
 
-/** `2026-01-01T00:00:05.000Z  payment.failed  evt_…  pay_…` */
-const describe = (event: SandboxEvent) => [event.created_at, event.type.padEnd(24), event.id, (event.data.object as { id?: string }).id ?? ''].join('  ')
+/** `2026-01-01T00:00:05.000Z  payment.failed             evt_…  pay_…`, the type padded to the longest so that the columns stay aligned. */
+const describe = (event: SandboxEvent, paint: Paint) =>
+  [paint('dim', event.created_at), paintEventType(paint, event.type, EVENT_TYPE_WIDTH), event.id, (event.data.object as { id?: string }).id ?? ''].join('  ')
 
 /**
  * After a failed read: a lost sandbox is waited for; once back, restarted, its event log is new and

@@ -1,19 +1,14 @@
 import { Command, Option } from 'commander'
-import { ConfigError, ConfigSchema, envName, flagName, loadConfig, seedOf, type Config, type ConfigKey } from './config.js'
-import { FixturesError } from './fixtures.js'
-import { shownDefault } from './cli-defaults.js'
-import { describeFixtures } from './cli-fixtures.js'
-import { createRequestLog, resolveLogFormat } from './http/middleware/request-log.js'
-import { describeListenError } from './listen-error.js'
-import { createLogger } from './logger.js'
-import { readyLine } from './cli-ready.js'
-import { addTerminalCommands } from './cli-terminal.js'
-import { configuredWebhookSecret, createSandbox, type Sandbox } from './sandbox.js'
-import { addressesOf, type SandboxAddresses } from './sandbox-addresses.js'
-import { StoreLoadError } from './store/store.js'
-import { VERSION } from './version.js'
+import { ConfigError, ConfigSchema, envName, flagName, loadConfig, type Config, type ConfigKey } from '../config.js'
+import { FixturesError } from '../fixtures.js'
+import { shownDefault } from './shown-defaults.js'
+import { describeFixtures } from './describe-fixtures.js'
+import { serve, type ServeOptions } from './serve.js'
+import { addTerminalCommands } from './terminal-commands.js'
+import { StoreLoadError } from '../store/store.js'
+import { VERSION } from '../version.js'
 
-/** One line of help per setting; the flag, its variable and its default (src/cli-defaults.ts) come from ConfigSchema. */
+/** One line of help per setting; the flag, its variable and its default (shown-defaults.ts) come from ConfigSchema. */
 const HELP: Record<ConfigKey, [string, string?]> = {
   port: ['port to listen on (0 picks a free port)', '<n>'],
   host: ['address to bind', '<host>'],
@@ -48,21 +43,15 @@ const HELP: Record<ConfigKey, [string, string?]> = {
   quoteTtl: ['how long a quote holds, in sandbox time: 30s, 2m, or a bare number of seconds', '<duration>'],
   logFormat: ['request log format (auto: pretty on a terminal, JSON otherwise)', '<auto|pretty|json>'],
   quiet: ['no banner and no request log'],
+  logControl: ['the request log shows control-API requests (/_sandbox/...) too, which it leaves out by default'],
   latency: ['added latency on every /v1 request: 50 or 20-80 (ms)', '<ms>'],
   errorRate: ['fraction of /v1 requests answered 503 service_unavailable', '<0..1>'],
-}
-
-/** How the CLI reports that it serves, apart from the settings. */
-export interface ServeOptions {
-  /** `--ready-json`: one JSON line on stdout once listening, instead of the banner. */
-  readyJson: boolean
 }
 
 export function buildProgram(run: (config: Config, options: ServeOptions) => Promise<void>): Command {
   const program = new Command('wallet-sandbox')
     .description('A local emulator of the digital-asset wallet and payments API, for integration tests.')
     .version(VERSION)
-    .showHelpAfterError()
     .option('--ready-json', 'once listening, write one JSON line on stdout before anything else (url, base_url, stream_url, api_key, control_token, port, pid, version) instead of the banner; for programs that start the sandbox, with --port 0')
   for (const key of Object.keys(ConfigSchema.shape) as ConfigKey[]) {
     const [text, argument] = HELP[key]
@@ -89,7 +78,7 @@ Examples:
       const { readyJson: _ignored, ...flags } = command.optsWithGlobals() as Partial<Record<ConfigKey, unknown>> & { readyJson?: boolean }
       // A sandbox for one command: any free port and no log, unless a flag or a variable says otherwise.
       const defaults = Object.fromEntries((['port', 'quiet'] as const).filter((key) => flags[key] === undefined && process.env[envName(key)] === undefined).map((key) => [key, key === 'port' ? 0 : true]))
-      const { execCommand } = await import('./cli-exec.js')
+      const { execCommand } = await import('./exec.js')
       process.exit(await execCommand(loadConfig({ flags: { ...defaults, ...flags }, env: process.env }), commandLine))
     })
   program
@@ -105,8 +94,14 @@ Examples:
     .command('openapi')
     .description('print the OpenAPI 3.1 document of the API as JSON (the one GET /v1/openapi.json serves)')
     .action(async () => {
-      printJson(await (await import('./cli-openapi.js')).describeApi())
+      printJson(await (await import('./describe-api.js')).describeApi())
     })
+  // A mistyped flag: the error, the flag it may have meant, and one line to the help, not the whole
+  // help (a helper that keeps the last lines of a failed start would show only help text).
+  for (const command of [program, ...program.commands]) {
+    const name = command === program ? program.name() : `${program.name()} ${command.name()}`
+    command.showSuggestionAfterError().showHelpAfterError(`(${name} --help lists the options)`)
+  }
   return program
 }
 
@@ -129,72 +124,4 @@ export async function main(argv = process.argv): Promise<void> {
     }
     throw error
   }
-}
-
-async function serve(config: Config, options: ServeOptions): Promise<void> {
-  const logger = createLogger({ quiet: config.quiet, json: config.logFormat === 'json' || (config.logFormat === 'auto' && !process.stderr.isTTY) })
-  const sandbox = await createSandbox(config, { logger, requestLog: createRequestLog({ format: config.logFormat }) })
-  let address
-  try {
-    address = await sandbox.listen()
-  } catch (error) {
-    process.stderr.write(`wallet-sandbox: cannot listen: ${describeListenError(error, config, '--port')}\n`)
-    await sandbox.close()
-    process.exit(1)
-  }
-  let stopping = false
-  const stop = async (signal: string) => {
-    if (stopping) return
-    stopping = true
-    logger.info(`wallet-sandbox: ${signal}, flushing and stopping`)
-    await sandbox.close()
-    process.exit(0)
-  }
-  process.on('SIGINT', () => void stop('SIGINT'))
-  process.on('SIGTERM', () => void stop('SIGTERM'))
-  // Only now: whoever waits for the banner may send SIGTERM at once, and must get a clean stop.
-  const addresses = addressesOf(sandbox, address)
-  if (options.readyJson) process.stdout.write(`${JSON.stringify(readyLine(addresses))}\n`)
-  else printBanner(sandbox, addresses, address.url)
-}
-
-/**
- * The start-up banner on stdout: URLs, the default key and the modes. As one JSON object when the
- * request log is JSON, so that a log collector reads every line of the output.
- */
-function printBanner(sandbox: Sandbox, addresses: SandboxAddresses, bound: string): void {
-  const { config } = sandbox
-  if (config.quiet) return
-  const base = addresses.baseUrl
-  const modes = [
-    `auth=${config.auth}`, `envelope=${config.envelope}`, `settle=${config.settle}`, `clock=${config.clock}`, `seed=${seedOf(config)}`,
-    `rate-limit=${config.rateLimit || 'off'}`,
-    ...(config.lenient ? ['lenient'] : []),
-    ...(config.dataFile ? [`data-file=${config.dataFile}`, `durability=${config.durability}`] : []),
-    ...(config.controlToken ? ['control-token=required'] : []),
-    // Every key must sign (--signing-secret): a client that does not would otherwise only learn it from a 401.
-    ...(config.signingSecret ? ['signatures=required'] : []),
-    ...(config.latency ? [`latency=${[...new Set(config.latency)].join('-')}ms`] : []),
-    ...(config.errorRate ? [`error-rate=${config.errorRate}`] : []),
-  ].join(' ')
-  const rows: Array<[label: string, field: string, value: string]> = [
-    ['REST API', 'rest_url', addresses.url],
-    ['stream', 'stream_url', addresses.streamUrl],
-    ['control API', 'control_url', `${base}/_sandbox`],
-    ['dashboard', 'dashboard_url', `${base}/_sandbox/ui`],
-    ['API key', 'api_key', addresses.apiKey],
-    ...(config.webhookUrl
-      ? ([
-          ['webhook URL', 'webhook_url', config.webhookUrl],
-          ['signing key', 'webhook_secret', configuredWebhookSecret(config)],
-        ] as Array<[string, string, string]>)
-      : []),
-    ['mode', 'mode', modes],
-  ]
-  const title = `wallet-sandbox ${VERSION} listening on ${bound}`
-  if (resolveLogFormat(config.logFormat) === 'json') {
-    process.stdout.write(`${JSON.stringify({ level: 'info', message: title, version: VERSION, url: base, ...Object.fromEntries(rows.map(([, field, value]) => [field, value])) })}\n`)
-    return
-  }
-  process.stdout.write(`${[title, ...rows.map(([label, , value]) => `  ${label.padEnd(13)} ${value}`)].join('\n')}\n`)
 }

@@ -1,14 +1,19 @@
-import type { SandboxRequest } from '../client/control-types.js'
+import type { SandboxRequest } from '../../client/control-types.js'
+import { accountIdOf } from './key-account.js'
 import { isConnectionLoss, waitUntilBack } from './reconnect.js'
-import { connect, TerminalError, type Target } from './target.js'
+import { requestFilter, type RequestFilterFlags } from './request-filters.js'
+import type { Paint } from '../../colour.js'
+import type { Printer } from './printer.js'
+import { paintStatus } from './styles.js'
+import { connect, type Connection, type Target } from './target.js'
 
-export interface TailOptions {
-  /** `--status 4xx,5xx,404`: which answers to show. */
-  status?: string
+export interface TailOptions extends RequestFilterFlags {
   /** Adds the request and answer bodies. */
   verbose: boolean
-  out: (line: string) => void
-  err: (line: string) => void
+  /** Each request as the journal's JSON, one per line, and nothing else on stdout. */
+  json: boolean
+  out: Printer
+  err: Printer
 }
 
 /** How often the journal is read; it keeps the last 500 requests, far more than arrive in that time. */
@@ -22,15 +27,17 @@ const JOURNAL_PAGES = 5
  * one line per `/v1` request once it has been answered (or dropped), oldest first. Runs until Ctrl-C.
  */
 export async function tail(target: Target, options: TailOptions): Promise<never> {
-  const shows = statusFilter(options.status)
+  const shows = requestFilter(options)
   const connection = await connect(target)
   const { control } = connection
+  /** A key named (--api-key, WALLET_SANDBOX_API_KEY): only its account's requests, which the route filters. */
+  let accountId = await accountOf(connection)
   let newest: string | undefined
   /** The entries after `newest`, oldest first; all of them when `newest` is undefined. */
   const readNew = async (): Promise<SandboxRequest[]> => {
     const fresh: SandboxRequest[] = []
     for (let page = 0; page < JOURNAL_PAGES; page++) {
-      const entries = await control.requests({ limit: PAGE, offset: page * PAGE })
+      const entries = await control.requests({ limit: PAGE, offset: page * PAGE, account_id: accountId })
       const seenAt = entries.findIndex((entry) => identity(entry) === newest)
       fresh.push(...(seenAt === -1 ? entries : entries.slice(0, seenAt)))
       if (seenAt !== -1 || entries.length < PAGE) break
@@ -40,7 +47,8 @@ export async function tail(target: Target, options: TailOptions): Promise<never>
   }
   // Only what comes from now on.
   await readNew()
-  options.out('Ready')
+  // Under --json stdout is the requests alone (`tail --json | jq`).
+  ;(options.json ? options.err : options.out)('Ready')
   for (;;) {
     await new Promise((resolve) => setTimeout(resolve, POLL_MS))
     let entries: SandboxRequest[]
@@ -48,32 +56,29 @@ export async function tail(target: Target, options: TailOptions): Promise<never>
       entries = await readNew()
     } catch (error) {
       if (!isConnectionLoss(error)) throw error
-      // A restarted sandbox has a new journal: everything in it is new here.
-      if ((await waitUntilBack(connection, error, options.err)).restarted) newest = undefined
+      // A restarted sandbox has a new journal: everything in it is new here, and the key's account may be another.
+      if ((await waitUntilBack(connection, error, options.err)).restarted) {
+        newest = undefined
+        accountId = await accountOf(connection)
+      }
       continue
     }
-    for (const entry of entries) if (shows(entry.status)) options.out(describe(entry, options.verbose))
+    for (const entry of entries) if (shows(entry)) options.out(options.json ? JSON.stringify(entry) : describe(entry, options.verbose, options.out.paint))
   }
 }
+
+/** The account whose requests to show: the named key's, or every account's (undefined) when none was named. */
+const accountOf = (connection: Connection): Promise<string | undefined> => (connection.target.keyNamed ? accountIdOf(connection) : Promise.resolve(undefined))
 
 /** An entry as itself: an idempotent replay shares its first request's id, but not its time and duration. */
 const identity = (entry: SandboxRequest) => `${entry.id} ${entry.at} ${entry.duration_ms} ${entry.status}`
 
-/** `4xx,5xx,404` → a test of a status (null: no answer was sent, shown only without a filter). */
-export function statusFilter(spec: string | undefined): (status: number | null) => boolean {
-  if (spec === undefined) return () => true
-  const parts = spec.split(',').map((part) => part.trim().toLowerCase())
-  const wrong = parts.filter((part) => !/^[1-5](xx|\d\d)$/.test(part))
-  if (wrong.length > 0) throw new TerminalError(`--status takes classes and codes such as 4xx,5xx or 404,429; got ${wrong.map((part) => JSON.stringify(part)).join(', ')}`)
-  return (status) => status !== null && parts.some((part) => (part.endsWith('xx') ? String(status)[0] === part[0] : Number(part) === status))
-}
-
 /** `00:00:05.000 POST /v1/payments 201 4.2ms req_… sk_test_…_key`, and the bodies with --verbose. */
-function describe(entry: SandboxRequest, verbose: boolean): string {
+function describe(entry: SandboxRequest, verbose: boolean, paint: Paint): string {
   const path = entry.query ? `${entry.path}?${entry.query}` : entry.path
-  const parts = [entry.at.slice(11, 23), entry.method.padEnd(6), path, entry.status === null ? 'no answer' : String(entry.status), `${entry.duration_ms.toFixed(1)}ms`, entry.id]
+  const parts = [paint('dim', entry.at.slice(11, 23)), entry.method.padEnd(6), path, paintStatus(paint, entry.status), `${entry.duration_ms.toFixed(1)}ms`, paint('dim', entry.id)]
   if (entry.api_key) parts.push(entry.api_key)
-  if (entry.fault) parts.push(`fault ${entry.fault}`)
+  if (entry.fault) parts.push(paint('yellow', `fault ${entry.fault}`))
   const line = parts.join(' ')
   if (!verbose) return line
   return [line, ...(entry.request_body ? [`  > ${entry.request_body}`] : []), ...(entry.response_body ? [`  < ${entry.response_body}`] : [])].join('\n')

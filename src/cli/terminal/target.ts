@@ -1,6 +1,6 @@
-import { createApiRequest, type ApiRequest } from '../client/api-request.js'
-import { createControlClient, type ControlClient } from '../client/control-client.js'
-import { VERSION, VERSION_HEADER } from '../version.js'
+import { createApiRequest, type ApiRequest } from '../../client/api-request.js'
+import { createControlClient, type ControlClient } from '../../client/control-client.js'
+import { VERSION, VERSION_HEADER } from '../../version.js'
 import { DEFAULT_API_KEY, DEFAULT_BASE_URL } from './defaults.js'
 
 /**
@@ -15,6 +15,8 @@ export interface Target {
   /** Where `baseUrl` came from, for a message that says where it looked. */
   from: 'flag' | 'environment' | 'default'
   apiKey: string
+  /** Whether a key was named (`--api-key` or `WALLET_SANDBOX_API_KEY`) rather than the default taken. */
+  keyNamed: boolean
   controlToken: string | undefined
 }
 
@@ -29,6 +31,7 @@ export function resolveTarget(flags: { baseUrl?: string; apiKey?: string; contro
     baseUrl: (baseUrl ?? DEFAULT_BASE_URL).replace(/\/+$/, ''),
     from: flags.baseUrl !== undefined ? 'flag' : baseUrl !== undefined ? 'environment' : 'default',
     apiKey: flags.apiKey ?? env.WALLET_SANDBOX_API_KEY ?? DEFAULT_API_KEY,
+    keyNamed: (flags.apiKey ?? env.WALLET_SANDBOX_API_KEY) !== undefined,
     controlToken: flags.controlToken ?? env.WALLET_SANDBOX_CONTROL_TOKEN,
   }
 }

@@ -1,12 +1,12 @@
-import { ApiCallError } from '../client/api-request.js'
-import { SandboxControlError } from '../client/control-client.js'
-import { EVENT_TYPES } from '../model/events.js'
+import { ApiCallError } from '../../client/api-request.js'
+import { SandboxControlError } from '../../client/control-client.js'
+import { EVENT_TYPES } from '../../model/events.js'
 import { apiMessage } from './event-cursor.js'
 import { TerminalError } from './target.js'
 import { RECIPES } from './trigger/recipes.js'
 import { a } from './trigger/run-trigger.js'
 
-/** What the command line loads when a terminal command runs (`src/cli-terminal.ts`). */
+/** What the command line loads when a terminal command runs (`src/cli/terminal-commands.ts`). */
 
 export { listen, printSecret } from './listen.js'
 export { tail } from './tail.js'

@@ -1,8 +1,8 @@
-import { ConfigError, seedOf, type Config } from './config.js'
-import { presentWallet } from './ledger/present.js'
-import { silentLogger } from './logger.js'
-import { createSandbox } from './sandbox.js'
-import type { AccountState } from './store/account-state.js'
+import { ConfigError, seedOf, type Config } from '../config.js'
+import { presentWallet } from '../ledger/present.js'
+import { silentLogger } from '../logger.js'
+import { createSandbox } from '../sandbox.js'
+import type { AccountState } from '../store/account-state.js'
 
 /**
  * What `wallet-sandbox fixtures` prints: the default account (and the accounts that the given

@@ -1,4 +1,4 @@
-import { ConfigSchema, DEFAULT_SEED, type ConfigKey } from './config.js'
+import { ConfigSchema, DEFAULT_SEED, type ConfigKey } from '../config.js'
 
 /**
  * The default `--help` shows for each flag. Settings with a value of their own by default show it,

@@ -1,4 +1,4 @@
-import type { EventType } from '../../model/events.js'
+import type { EventType } from '../../../model/events.js'
 import { ORDER_RECIPES } from './order-recipes.js'
 import { PAYMENT_RECIPES } from './payment-recipes.js'
 import type { Recipe } from './recipe.js'

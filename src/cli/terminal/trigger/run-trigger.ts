@@ -1,5 +1,7 @@
-import { EVENT_TYPES, type EventType } from '../../model/events.js'
-import type { SandboxEvent } from '../../client/control-types.js'
+import { EVENT_TYPES, type EventType } from '../../../model/events.js'
+import type { SandboxEvent } from '../../../client/control-types.js'
+import type { Printer } from '../printer.js'
+import { paintEventType } from '../styles.js'
 import { TerminalError, type Connection } from '../target.js'
 import type { ApiObject, Recipe, TriggerSteps } from './recipe.js'
 import { PATH_OF, RECIPES, RESOURCE_OF_PREFIX } from './recipes.js'
@@ -10,7 +12,7 @@ export interface TriggerOptions {
   sets: readonly string[]
   on?: string
   /** Each step as it happens (`created pay_…`, `payment.failed evt_…`); nothing with --json. */
-  print: (line: string) => void
+  print: Printer
 }
 
 export interface TriggerReport {
@@ -46,7 +48,7 @@ export async function runTrigger(connection: Connection, type: string, options: 
         if (!followed.has((event.data.object as { id?: string }).id ?? '')) continue
         seen.push(event)
         report.events.push({ type: event.type, id: event.id })
-        options.print(`${event.type} ${event.id}`)
+        options.print(`${paintEventType(options.print.paint, event.type)} ${event.id}`)
       }
       more = page.has_more
       waitMs = 0
@@ -63,7 +65,7 @@ export async function runTrigger(connection: Connection, type: string, options: 
       await follow()
     },
     async call(line, make) {
-      options.print(line)
+      options.print(options.print.paint('dim', line))
       const result = await make()
       await follow()
       return result

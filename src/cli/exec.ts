@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process'
 import { constants } from 'node:os'
-import { sandboxEnvironment } from './cli-ready.js'
-import type { Config } from './config.js'
-import { createRequestLog } from './http/middleware/request-log.js'
-import { describeListenError } from './listen-error.js'
-import { createLogger } from './logger.js'
-import { addressesOf } from './sandbox-addresses.js'
-import { createSandbox } from './sandbox.js'
+import { sandboxEnvironment } from './ready-line.js'
+import type { Config } from '../config.js'
+import { createRequestLog } from '../http/middleware/request-log.js'
+import { describeListenError } from '../listen-error.js'
+import { createLogger } from '../logger.js'
+import { addressesOf } from '../sandbox-addresses.js'
+import { createSandbox } from '../sandbox.js'
 
 /** Signals a person or a CI runner sends to stop a run: the command gets them first. */
 const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
@@ -20,7 +20,7 @@ const FORWARDED = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
  */
 export async function execCommand(config: Config, command: readonly string[]): Promise<number> {
   const logger = createLogger({ quiet: config.quiet, json: config.logFormat === 'json' })
-  const sandbox = await createSandbox(config, { logger, requestLog: createRequestLog({ format: config.logFormat, stream: process.stderr }) })
+  const sandbox = await createSandbox(config, { logger, requestLog: createRequestLog({ format: config.logFormat, control: config.logControl, stream: process.stderr, env: process.env }) })
   let bound
   try {
     bound = await sandbox.listen()

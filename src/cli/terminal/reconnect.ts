@@ -1,3 +1,4 @@
+import type { Printer } from './printer.js'
 import { reason, startedAtOf, type Connection } from './target.js'
 
 /** How long to wait between attempts to reach a sandbox that went away: quick at first, then every 2 s. */
@@ -9,9 +10,9 @@ const BACKOFF_MS = [250, 500, 1000, 2000]
  * person stops the command with Ctrl-C. Answers whether the sandbox found is another one (a
  * restart, its logs new) rather than the same one after a lost connection.
  */
-export async function waitUntilBack(connection: Connection, error: unknown, say: (line: string) => void): Promise<{ restarted: boolean }> {
+export async function waitUntilBack(connection: Connection, error: unknown, say: Printer): Promise<{ restarted: boolean }> {
   const { baseUrl } = connection.target
-  say(`lost the sandbox at ${baseUrl} (${reason(error)}); reconnecting…`)
+  say(say.paint('yellow', `lost the sandbox at ${baseUrl} (${reason(error)}); reconnecting…`))
   let startedAt: string | undefined
   for (let attempt = 0; ; attempt++) {
     await new Promise((resolve) => setTimeout(resolve, BACKOFF_MS[Math.min(attempt, BACKOFF_MS.length - 1)]))
@@ -28,7 +29,7 @@ export async function waitUntilBack(connection: Connection, error: unknown, say:
   // Without a start time to compare, assume the worst: a new sandbox.
   const restarted = startedAt === undefined || startedAt !== connection.startedAt
   connection.startedAt = startedAt
-  say(restarted ? `reconnected to ${baseUrl} (restarted: its logs begin again)` : `reconnected to ${baseUrl}`)
+  say(say.paint('green', restarted ? `reconnected to ${baseUrl} (restarted: its logs begin again)` : `reconnected to ${baseUrl}`))
   return { restarted }
 }
 
