@@ -7,6 +7,7 @@ import { createRequestLog, resolveLogFormat } from './http/middleware/request-lo
 import { describeListenError } from './listen-error.js'
 import { createLogger } from './logger.js'
 import { readyLine } from './cli-ready.js'
+import { addParityCommands } from './cli-parity.js'
 import { addTerminalCommands } from './cli-terminal.js'
 import { configuredWebhookSecret, createSandbox, type Sandbox } from './sandbox.js'
 import { addressesOf, type SandboxAddresses } from './sandbox-addresses.js'
@@ -101,6 +102,7 @@ Examples:
       printJson(await describeFixtures(config, apiKeys))
     })
   addTerminalCommands(program)
+  addParityCommands(program)
   program
     .command('openapi')
     .description('print the OpenAPI 3.1 document of the API as JSON (the one GET /v1/openapi.json serves)')
