@@ -15,13 +15,13 @@ function fakeFetch(answers: Array<{ status: number; headers?: Record<string, str
 }
 
 describe('createPacer', () => {
-  it('spaces requests 1/rate apart, so that no second holds more than rate of them', async () => {
+  it('spaces requests 1/rate apart and a little more, so that no second holds more than rate of them', async () => {
     let now = 0
     const waits: number[] = []
     const pace = createPacer(4, { now: () => now, sleep: async (ms) => void (waits.push(ms), (now += ms)) })
     for (let i = 0; i < 5; i++) await pace()
-    expect(waits).toEqual([250, 250, 250, 250])
-    now += 1000
+    expect(waits).toEqual([262.5, 262.5, 262.5, 262.5])
+    now += 1050
     await pace()
     expect(waits).toHaveLength(4)
   })
