@@ -16,6 +16,9 @@ const io = {
   env: process.env,
 }
 
+/** Exits once stdout and stderr are written out: into a pipe, a long report is still queued when the run ends. */
+const exitWhenWritten = (code: number) => void process.stdout.write('', () => process.stderr.write('', () => process.exit(code)))
+
 /** A usage error of commander's own (an unknown flag, a missing value) is exit code 2, as parity's own are. */
 const usageExit = (error: CommanderError) => process.exit(error.exitCode === 0 ? 0 : 2)
 
@@ -50,7 +53,7 @@ Examples:
   $ wallet-sandbox parity --against https://sandbox.example.com/v1 --write-accept parity-accepted.json
   $ wallet-sandbox parity --replay suite.jsonl --accept parity-accepted.json`)
     .action(async (flags: Record<string, unknown>, command: Command) => {
-      process.exit(await (await parity()).parityCommand(flags, command.optsWithGlobals(), io))
+      exitWhenWritten(await (await parity()).parityCommand(flags, command.optsWithGlobals(), io))
     })
 
   program
@@ -69,12 +72,12 @@ Examples:
   $ wallet-sandbox record --to https://sandbox.example.com/v1 --out suite.jsonl --port 0 --ready-json`)
     .action(async (flags: { to?: string; out?: string }, command: Command) => {
       const recorder = await (await parity()).recordCommand(flags, command.optsWithGlobals(), io)
-      if (recorder === undefined) process.exit(2)
+      if (recorder === undefined) return exitWhenWritten(2)
       for (const signal of ['SIGINT', 'SIGTERM'] as const) {
         process.once(signal, () => {
           void recorder.close().then(() => {
             io.err(`wallet-sandbox record: ${recorder.count()} exchanges in ${flags.out}`)
-            process.exit(0)
+            exitWhenWritten(0)
           })
         })
       }
