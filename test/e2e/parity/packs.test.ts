@@ -49,15 +49,35 @@ describe('differences planted by a proxy in front of the hosted sandbox', () => 
   })
   afterAll(() => proxy?.close())
 
-  const rename: Plant = { operation: 'GET /v1/wallets/{id}', edit: (answer) => { const data = dataOf(answer); if (data?.name !== undefined) { data.label = data.name; delete data.name } } }
+  const rename: Plant = {
+    operation: 'GET /v1/wallets/{id}',
+    edit: (answer) => {
+      const data = dataOf(answer)
+      if (data?.name === undefined) return
+      data.label = data.name
+      delete data.name
+    },
+  }
   const PLANTS: Array<[Plant, string[]]> = [
     [rename, ['GET /v1/wallets/{id} $.data.label missing', 'GET /v1/wallets/{id} $.data.name extra']],
     [{ operation: 'DELETE /v1/wallets/{id}', edit: (answer) => void (answer.status = 202) }, ['DELETE /v1/wallets/{id} status status']],
     [{ operation: 'GET /v1/parity-unknown-path', edit: (answer) => void ((answer.body as { error: { code: string } }).error.code = 'not_found') }, ['GET /v1/parity-unknown-path $.error.code value']],
-    [{ operation: 'PUT /v1/wallets/{id}', edit: (answer) => void (dataOf(answer)!.updated_at = String(dataOf(answer)!.updated_at).replace('Z', '')) }, ['PUT /v1/wallets/{id} $.data.updated_at format']],
+    [
+      { operation: 'PUT /v1/wallets/{id}', edit: (answer) => void (dataOf(answer)!.updated_at = String(dataOf(answer)!.updated_at).replace('Z', '')) },
+      ['PUT /v1/wallets/{id} $.data.updated_at format'],
+    ],
     // A field only the hosted answer has is one the sandbox is missing.
-    [{ operation: 'GET /v1/payments/{id}', edit: (answer) => void (dataOf(answer) && (dataOf(answer)!.network_fee = '0.00')) }, ['GET /v1/payments/{id} $.data.network_fee missing']],
-    [{ operation: 'POST /v1/payments', edit: (answer) => { const data = dataOf(answer); if (typeof data?.amount === 'string') data.amount = Number(data.amount) } }, ['POST /v1/payments $.data.amount kind']],
+    [{ operation: 'GET /v1/payments/{id}', edit: (answer) => void Object.assign(dataOf(answer) ?? {}, { network_fee: '0.00' }) }, ['GET /v1/payments/{id} $.data.network_fee missing']],
+    [
+      {
+        operation: 'POST /v1/payments',
+        edit: (answer) => {
+          const data = dataOf(answer)
+          if (typeof data?.amount === 'string') data.amount = Number(data.amount)
+        },
+      },
+      ['POST /v1/payments $.data.amount kind'],
+    ],
     [{ operation: 'GET /v1/wallets/{id}/balance', edit: (answer) => void answer.headers.delete('x-request-id') }, ['GET /v1/wallets/{id}/balance headers.x-request-id header']],
   ]
   const planted = PLANTS.flatMap(([, keys]) => keys).sort()
@@ -87,8 +107,13 @@ describe('differences planted by a proxy in front of the hosted sandbox', () => 
   }, 120_000)
 
   it('fails on one more, naming only it', async () => {
-    const renameParam: Plant = { operation: 'GET /v1/wallets', edit: (answer) => { const error = (answer.body as { error?: { param?: string } }).error; if (error?.param !== undefined) error.param = 'page_size' } }
-    proxy.plants.push(renameParam)
+    proxy.plants.push({
+      operation: 'GET /v1/wallets',
+      edit: (answer) => {
+        const error = (answer.body as { error?: { param?: string } }).error
+        if (error?.param !== undefined) error.param = 'page_size'
+      },
+    })
     const { code, stdout } = await parity(proxy.url, '--accept', acceptFile)
     expect(code).toBe(1)
     expect(linesStarting(stdout, 'new: ')).toEqual(['GET /v1/wallets $.error.param value'])

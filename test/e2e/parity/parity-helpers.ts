@@ -2,7 +2,8 @@ import { createServer } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { operationOf } from '../../../src/parity/ids.js'
 import { startSandbox, type RunningSandbox } from '../../../src/public.js'
-import { launch } from '../../helpers/cli-process.js'
+import { afterAll, beforeAll } from 'vitest'
+import { buildIfNeeded, killAll, launch } from '../../helpers/cli-process.js'
 
 /**
  * What the parity tests share: a "hosted" sandbox of their own (in this process, another seed),
@@ -24,6 +25,26 @@ export async function accountOn(sandbox: RunningSandbox): Promise<{ key: string;
   const res = await fetch(`${sandbox.url}/wallets?type=institutional&currency=USDC&network=polygon`, { headers: { authorization: `Bearer ${key}` } })
   const { data } = (await res.json()) as { data: Array<{ id: string }> }
   return { key, source: data[0]!.id }
+}
+
+/**
+ * For a test file: dist/ built, a "hosted" sandbox of this seed behind a proxy of the test's own, and
+ * an account on it; all stopped after the file.
+ */
+export function useHostedBehindProxy(seed: string): { hosted: RunningSandbox; proxy: TestProxy; account: { key: string; source: string } } {
+  const context = {} as ReturnType<typeof useHostedBehindProxy>
+  beforeAll(async () => {
+    buildIfNeeded()
+    context.hosted = await startHosted({ seed })
+    context.proxy = await startProxy(context.hosted.baseUrl)
+    context.account = await accountOn(context.hosted)
+  }, 180_000)
+  afterAll(async () => {
+    killAll()
+    await context.proxy?.close()
+    await context.hosted?.close()
+  })
+  return context
 }
 
 /** `wallet-sandbox <args>` to its end. */

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import type { RecordedExchange } from '../../../src/parity/recording.js'
 import type { Report } from '../../../src/parity/report.js'
 import type { RunningSandbox } from '../../../src/public.js'
-import { buildIfNeeded, killAll, launch, lineOf } from '../../helpers/cli-process.js'
-import { accountOn, cli, startHosted, startProxy, type TestProxy } from './parity-helpers.js'
+import { launch, lineOf } from '../../helpers/cli-process.js'
+import { cli, startHosted, useHostedBehindProxy } from './parity-helpers.js'
 
 /**
  * `wallet-sandbox record` in front of the "hosted" sandbox, a short suite through it, then `parity
@@ -15,26 +15,16 @@ import { accountOn, cli, startHosted, startProxy, type TestProxy } from './parit
  * no answer held reported unmapped, and an edited recording showing its edit.
  */
 
-let hosted: RunningSandbox
+const sides = useHostedBehindProxy('parity-recorded')
 let local: RunningSandbox
-let proxy: TestProxy
-let account: { key: string; source: string }
 const dir = mkdtempSync(join(tmpdir(), 'parity-record-'))
 const recording = join(dir, 'suite.jsonl')
 const LIVE_KEY = 'sk_live_abcdefgh12345678'
 
 beforeAll(async () => {
-  buildIfNeeded()
-  hosted = await startHosted({ seed: 'parity-recorded' })
   local = await startHosted({ seed: 'parity-replayed' })
-  proxy = await startProxy(hosted.baseUrl)
-  account = await accountOn(hosted)
-}, 180_000)
-afterAll(async () => {
-  killAll()
-  await proxy?.close()
-  await Promise.all([hosted?.close(), local?.close()])
 })
+afterAll(() => local?.close())
 
 /** The suite under test: what an application's tests send, through the recorder. */
 async function suite(api: string, key: string) {
@@ -59,15 +49,15 @@ async function suite(api: string, key: string) {
 
 describe('record', () => {
   it('forwards a suite to the hosted sandbox and writes one JSON line per exchange, never Authorization or a secret; a live key is answered 403, not forwarded', async () => {
-    const recorder = launch(['record', '--to', proxy.url, '--out', recording, '--port', '0', '--ready-json'])
+    const recorder = launch(['record', '--to', sides.proxy.url, '--out', recording, '--port', '0', '--ready-json'])
     const ready = await lineOf(recorder, (line) => JSON.parse(line) as { ready: boolean; url: string; port: number })
     expect(ready).toMatchObject({ ready: true, url: `http://127.0.0.1:${ready.port}/v1` })
-    const hostedIds = await suite(ready.url, account.key)
+    const hostedIds = await suite(ready.url, sides.account.key)
     const live = await fetch(`${ready.url}/wallets`, { headers: { authorization: `Bearer ${LIVE_KEY}` } })
     expect(live.status).toBe(403)
     expect(((await live.json()) as { error: { code: string } }).error.code).toBe('live_key_in_sandbox')
-    expect(proxy.requests.filter((request) => request.authorization?.includes('sk_live_'))).toEqual([])
-    expect(proxy.requests).toHaveLength(8)
+    expect(sides.proxy.requests.filter((request) => request.authorization?.includes('sk_live_'))).toEqual([])
+    expect(sides.proxy.requests).toHaveLength(8)
 
     recorder.child.kill('SIGTERM')
     expect((await recorder.exited).code).toBe(0)
@@ -86,7 +76,7 @@ describe('record', () => {
     expect(exchanges[3]!.request).toMatchObject({ headers: { 'content-type': 'application/json', 'idempotency-key': 'order-1' }, auth: 'key', body: { recipient: hostedIds.wallet } })
     expect(exchanges[5]!.request.query).toEqual({ recipient_id: hostedIds.wallet })
     expect(exchanges[6]!.answer.body).toMatchObject({ data: { secret: '<secret>' } })
-    expect(text).not.toContain(account.key)
+    expect(text).not.toContain(sides.account.key)
     expect(text).not.toMatch(/authorization|whsec_|sk_test_|sk_live_/i)
   }, 60_000)
 })

@@ -2,11 +2,9 @@ import { mkdtempSync, readFileSync } from 'node:fs'
 import { createServer } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { describe, expect, it } from 'vitest'
 import type { Report } from '../../../src/parity/report.js'
-import type { RunningSandbox } from '../../../src/public.js'
-import { buildIfNeeded, killAll } from '../../helpers/cli-process.js'
-import { accountOn, cli, FAST, LOCAL_SETTINGS, startHosted, startProxy, type TestProxy } from './parity-helpers.js'
+import { cli, FAST, LOCAL_SETTINGS, startHosted, useHostedBehindProxy } from './parity-helpers.js'
 
 /**
  * What parity never does and always does (CONTRACT.md section 22): a live key or a URL that is not
@@ -15,22 +13,8 @@ import { accountOn, cli, FAST, LOCAL_SETTINGS, startHosted, startProxy, type Tes
  * appear in no output; `--rate` holds at the proxy; a 429 is waited out and counted.
  */
 
-let hosted: RunningSandbox
-let proxy: TestProxy
-let account: { key: string; source: string }
+const sides = useHostedBehindProxy('parity-safety')
 const dir = mkdtempSync(join(tmpdir(), 'parity-safety-'))
-
-beforeAll(async () => {
-  buildIfNeeded()
-  hosted = await startHosted({ seed: 'parity-safety' })
-  proxy = await startProxy(hosted.baseUrl)
-  account = await accountOn(hosted)
-}, 180_000)
-afterAll(async () => {
-  killAll()
-  await proxy?.close()
-  await hosted?.close()
-})
 
 const parity = (args: string[], env: Record<string, string> = {}) => cli(['parity', ...LOCAL_SETTINGS, ...args], env)
 
@@ -44,12 +28,12 @@ describe('refused before any request, exit code 2', () => {
     ['an unknown pack', ['--against', 'PROXY', '--api-key', 'sk_test_fine_key_1', '--pack', 'everything'], {}, /--pack everything is not a pack: core, payouts, trading, settlements, webhooks, all/],
     ['an unknown flag', ['--against', 'PROXY', '--api-key', 'sk_test_fine_key_1', '--colour'], {}, /unknown option '--colour'/],
   ])('%s', async (_, args, env, message) => {
-    const before = proxy.requests.length
-    const { code, stdout, stderr } = await parity(args.map((arg) => (arg === 'PROXY' ? proxy.url : arg)), env)
+    const before = sides.proxy.requests.length
+    const { code, stdout, stderr } = await parity(args.map((arg) => (arg === 'PROXY' ? sides.proxy.url : arg)), env)
     expect({ code, stdout }).toEqual({ code: 2, stdout: '' })
     expect(stderr).toMatch(message)
     expect(stderr).not.toContain('sk_live_abcdefgh')
-    expect(proxy.requests.length).toBe(before)
+    expect(sides.proxy.requests.length).toBe(before)
   }, 60_000)
 })
 
@@ -61,13 +45,13 @@ describe('a hosted side that cannot be used, exit code 2', () => {
         server.close(() => resolve(port))
       })
     })
-    const { code, stderr } = await parity(['--against', `http://127.0.0.1:${closed}/v1`, '--api-key', account.key])
+    const { code, stderr } = await parity(['--against', `http://127.0.0.1:${closed}/v1`, '--api-key', sides.account.key])
     expect(code).toBe(2)
     expect(stderr).toMatch(/^wallet-sandbox parity: the hosted side cannot be reached: GET http:\/\/127\.0\.0\.1:\d+\/v1\/wallets: .*ECONNREFUSED/)
   }, 60_000)
 
   it('is one that refuses the key (401)', async () => {
-    const { code, stderr } = await parity(['--against', proxy.url, '--api-key', 'not-a-sandbox-key'])
+    const { code, stderr } = await parity(['--against', sides.proxy.url, '--api-key', 'not-a-sandbox-key'])
     expect(code).toBe(2)
     expect(stderr).toMatch(/^wallet-sandbox parity: the hosted sandbox refuses the key: 401 api_key_invalid/)
     expect(stderr).not.toContain('not-a-sandbox-key')
@@ -77,11 +61,11 @@ describe('a hosted side that cannot be used, exit code 2', () => {
 describe('the key, Authorization and secrets', () => {
   it('appear in no output and no report, though the webhooks pack is answered signing secrets', async () => {
     const report = join(dir, 'report.json')
-    const human = await parity([...FAST, '--against', proxy.url, '--api-key', account.key, '--pack', 'webhooks', '--report', report])
-    const json = await parity([...FAST, '--against', proxy.url, '--pack', 'webhooks', '--json'], { WALLET_SANDBOX_PARITY_API_KEY: account.key })
+    const human = await parity([...FAST, '--against', sides.proxy.url, '--api-key', sides.account.key, '--pack', 'webhooks', '--report', report])
+    const json = await parity([...FAST, '--against', sides.proxy.url, '--pack', 'webhooks', '--json'], { WALLET_SANDBOX_PARITY_API_KEY: sides.account.key })
     expect([human.code, json.code]).toEqual([0, 0])
     for (const text of [human.stdout, human.stderr, json.stdout, json.stderr, readFileSync(report, 'utf8')]) {
-      expect(text).not.toContain(account.key)
+      expect(text).not.toContain(sides.account.key)
       expect(text).not.toMatch(/sk_test_|whsec_|authorization/i)
     }
     const created = (JSON.parse(json.stdout) as Report).steps.find((step) => step.name === 'create a webhook endpoint')!
@@ -89,12 +73,34 @@ describe('the key, Authorization and secrets', () => {
   }, 60_000)
 })
 
+describe('the local side', () => {
+  it('is a fresh account of a running sandbox named by --local, and nothing else of it changes', async () => {
+    const local = await startHosted({ seed: 'parity-local' })
+    try {
+      const accountsOf = () => local.control.request<Array<{ id: string }>>('GET', '/accounts')
+      const before = await accountsOf()
+      const snapshots = await Promise.all(before.map(async (account) => ({ id: account.id, wallets: await local.control.wallets(account.id, { limit: 100 }) })))
+      const { code } = await parity([...FAST, '--against', sides.proxy.url, '--api-key', sides.account.key, '--pack', 'webhooks', '--local', local.baseUrl])
+      expect(code).toBe(0)
+      const after = await accountsOf()
+      const added = after.filter((account) => !before.some((known) => known.id === account.id))
+      expect(added).toHaveLength(1)
+      for (const { id, wallets } of snapshots) expect(await local.control.wallets(id, { limit: 100 })).toEqual(wallets)
+      const journal = await local.control.requests({ limit: 100 })
+      expect(journal.length).toBeGreaterThan(10)
+      expect(journal.filter((request) => request.account_id !== null && request.account_id !== added[0]!.id)).toEqual([])
+    } finally {
+      await local.close()
+    }
+  }, 60_000)
+})
+
 describe('the hosted sandbox\'s limits', () => {
   it('are kept: --rate 6 holds at the proxy', async () => {
-    const from = proxy.requests.length
-    const { code } = await parity(['--rate', '6', '--against', proxy.url, '--api-key', account.key, '--pack', 'webhooks'])
+    const from = sides.proxy.requests.length
+    const { code } = await parity(['--rate', '6', '--against', sides.proxy.url, '--api-key', sides.account.key, '--pack', 'webhooks'])
     expect(code).toBe(0)
-    const times = proxy.requests.slice(from).map((request) => request.at)
+    const times = sides.proxy.requests.slice(from).map((request) => request.at)
     expect(times.length).toBeGreaterThan(10)
     const gaps = times.slice(1).map((at, i) => at - times[i]!)
     // 1000/6 ms apart as sent; arrival may bunch a little.
@@ -104,11 +110,11 @@ describe('the hosted sandbox\'s limits', () => {
   }, 60_000)
 
   it('are waited out: a 429 with Retry-After is sent again, and counted', async () => {
-    proxy.tooMany.add('GET /v1/webhooks/{id}')
-    const { code, stdout } = await parity([...FAST, '--against', proxy.url, '--api-key', account.key, '--pack', 'webhooks', '--json'])
+    sides.proxy.tooMany.add('GET /v1/webhooks/{id}')
+    const { code, stdout } = await parity([...FAST, '--against', sides.proxy.url, '--api-key', sides.account.key, '--pack', 'webhooks', '--json'])
     expect(code).toBe(0)
     const report = JSON.parse(stdout) as Report
     expect(report.summary).toMatchObject({ retries_429: 1, different: 0 })
-    expect(proxy.tooMany.size).toBe(0)
+    expect(sides.proxy.tooMany.size).toBe(0)
   }, 60_000)
 })
