@@ -1,6 +1,6 @@
-import { readFileSync, writeFileSync } from 'node:fs'
+import { readFileSync } from 'node:fs'
 import type { StepResult } from './step-result.js'
-import { UsageError } from './usage.js'
+import { UsageError, writeNamedFile } from './usage.js'
 
 /**
  * The baseline of accepted differences (CONTRACT.md section 22): a JSON list of difference keys, one
@@ -35,7 +35,7 @@ export function readAcceptFile(file: string): string[] {
 /** One key a line, sorted, with a final newline. */
 export const formatAcceptFile = (keys: Iterable<string>): string => `${JSON.stringify([...new Set(keys)].sort(), null, 2)}\n`
 
-export const writeAcceptFile = (file: string, keys: Iterable<string>): void => writeFileSync(file, formatAcceptFile(keys))
+export const writeAcceptFile = (file: string, keys: Iterable<string>): void => writeNamedFile('--write-accept', file, formatAcceptFile(keys))
 
 /** `POST /v1/payments $.data.network missing` → `POST /v1/payments`. */
 export const operationOfKey = (key: string): string => key.split(' ').slice(0, 2).join(' ')

@@ -6,6 +6,7 @@ import { ERRORS } from '../errors.js'
 import { reasonOf } from './http-side.js'
 import { authKind, pickHeaders, queryObject, recordedBody, RECORDED_ANSWER_HEADERS, RECORDED_REQUEST_HEADERS, type RecordedExchange } from './recording.js'
 import { isLiveKey, scrubKnown } from './secrets.js'
+import { UsageError } from './usage.js'
 
 /**
  * `wallet-sandbox record` (CONTRACT.md section 22): a forwarding proxy in front of the hosted
@@ -39,11 +40,14 @@ const NOT_FORWARDED = new Set(['connection', 'keep-alive', 'proxy-connection', '
 const BODY_LIMIT = 10 * 1024 * 1024
 
 export async function startRecorder(options: RecorderOptions): Promise<Recorder> {
-  const fd = openSync(options.out, 'w')
+  const fd = openOut(options.out)
   let seq = 0
   const tell = options.onExchange ?? (() => {})
   const server = createServer((req, res) => {
-    void handle(req, res).catch((error: unknown) => answerError(res, 503, 'service_unavailable', `record could not forward the request: ${reasonOf(error)}`))
+    void handle(req, res).catch((error: unknown) => {
+      tell(`${req.method} ${req.url} 503: not forwarded (${reasonOf(error)}), not recorded`)
+      answerError(res, 503, 'service_unavailable', `record could not forward the request to ${options.root}: ${reasonOf(error)}`)
+    })
   })
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -91,10 +95,15 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
     tell(`${method} ${url.pathname}${url.search} ${hosted.status} ${Math.round(performance.now() - started)} ms`)
   }
 
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject)
-    server.listen(options.port, options.host ?? '127.0.0.1', () => resolve())
-  })
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject)
+      server.listen(options.port, options.host ?? '127.0.0.1', () => resolve())
+    })
+  } catch (error) {
+    closeSync(fd)
+    throw error
+  }
   const { port } = server.address() as AddressInfo
   let closing: Promise<void> | undefined
   return {
@@ -109,6 +118,15 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
         fsyncSync(fd)
         closeSync(fd)
       })),
+  }
+}
+
+/** The recording, written afresh. */
+function openOut(file: string): number {
+  try {
+    return openSync(file, 'w')
+  } catch (error) {
+    throw new UsageError(`--out ${file}: cannot write it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)
   }
 }
 

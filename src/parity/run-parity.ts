@@ -1,5 +1,4 @@
 import { randomBytes } from 'node:crypto'
-import { writeFileSync } from 'node:fs'
 import { judge, readAcceptFile, seenKeys, writeAcceptFile } from './baseline.js'
 import { paintFor } from './colour.js'
 import { createSide } from './http-side.js'
@@ -14,7 +13,7 @@ import { scrubKnown } from './secrets.js'
 import { checkSides, openLocal, type LocalSandbox, type LocalSide } from './sides.js'
 import { runPack } from './run-pack.js'
 import type { StepResult } from './step-result.js'
-import { EXIT, hostedRoot, rateOf, sandboxKey, UsageError } from './usage.js'
+import { EXIT, hostedRoot, rateOf, sandboxKey, UsageError, writeNamedFile } from './usage.js'
 
 /**
  * `wallet-sandbox parity` (CONTRACT.md section 22): a pack, or a replayed recording, run against the
@@ -113,7 +112,7 @@ function finish(
   const verdict = judge(run.results, flags.writeAccept === undefined ? how.accepted : [...how.accepted, ...seen])
   const report = buildReport({ against: run.against, pack: run.pack, startedAt: run.startedAt, steps: run.results, retries429: run.retries429, unmapped: run.unmapped, verdict })
   const text = reportText(report, how.keys)
-  if (flags.report !== undefined) writeFileSync(flags.report, text)
+  if (flags.report !== undefined) writeNamedFile('--report', flags.report, text)
   if (flags.json) io.out(text.trimEnd())
   else for (const line of humanReport(report, paintFor(io.stdout, io.env), how.title)) io.out(scrubKnown(line, how.keys))
   return verdict.new.length > 0 ? EXIT.newDifferences : EXIT.same

@@ -1,3 +1,4 @@
+import { writeFileSync } from 'node:fs'
 import { isLiveKey } from './secrets.js'
 
 /**
@@ -45,4 +46,13 @@ export function rateOf(value: string | number | undefined, fallback: number): nu
   const rate = Number(value)
   if (!Number.isFinite(rate) || rate <= 0) throw new UsageError(`--rate ${value} is not a number of requests a second above 0 (the hosted sandbox allows 10; the default is ${fallback})`)
   return rate
+}
+
+/** Writes a file a flag names; a file that cannot be written is a usage error, not a crash. */
+export function writeNamedFile(flag: string, file: string, text: string): void {
+  try {
+    writeFileSync(file, text)
+  } catch (error) {
+    throw new UsageError(`${flag} ${file}: cannot write it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`)
+  }
 }

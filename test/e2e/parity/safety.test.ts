@@ -22,10 +22,7 @@ describe('refused before any request, exit code 2', () => {
   it.each([
     ['a live key given as --api-key', ['--against', 'PROXY', '--api-key', 'sk_live_abcdefgh12345678'], {}, /live key/],
     ['a live key in WALLET_SANDBOX_PARITY_API_KEY', ['--against', 'PROXY'], { WALLET_SANDBOX_PARITY_API_KEY: 'sk_live_abcdefgh12345678' }, /live key/],
-    ['a live --local-api-key', ['--against', 'PROXY', '--api-key', 'sk_test_fine_key_1', '--local', 'http://127.0.0.1:9', '--local-api-key', 'sk_live_abcdefgh12345678'], {}, /live key/],
-    ['no key at all', ['--against', 'PROXY'], {}, /--api-key \(or WALLET_SANDBOX_PARITY_API_KEY\) is missing/],
     ['a URL that is not http(s)', ['--against', 'ftp://127.0.0.1/v1', '--api-key', 'sk_test_fine_key_1'], {}, /not http\(s\)/],
-    ['an unknown pack', ['--against', 'PROXY', '--api-key', 'sk_test_fine_key_1', '--pack', 'everything'], {}, /--pack everything is not a pack: core, payouts, trading, settlements, webhooks, all/],
     ['an unknown flag', ['--against', 'PROXY', '--api-key', 'sk_test_fine_key_1', '--colour'], {}, /unknown option '--colour'/],
   ])('%s', async (_, args, env, message) => {
     const before = sides.proxy.requests.length
