@@ -78,6 +78,13 @@ module.exports = {
       to: { path: '^src/cli/' },
     },
     {
+      name: 'parity-is-a-client',
+      comment: 'parity and record compare the sandbox with a hosted one over HTTP, as a user\'s code would: the hosted side is just another URL, so nothing of the server\'s inside may take part in the comparison. (src/parity/local-sandbox.ts starts a local sandbox through src/sandbox.ts, as exec does.)',
+      severity: 'error',
+      from: { path: '^src/parity/' },
+      to: { path: '^src/(store|ledger|lifecycle|control|http|api|stream|events|market|access)/' },
+    },
+    {
       name: 'client-only-types-of-schemas',
       severity: 'error',
       comment: 'A client carries no server code: from the schemas it takes types only.',

@@ -4,6 +4,7 @@ import { FixturesError } from '../fixtures.js'
 import { shownDefault } from './shown-defaults.js'
 import { describeFixtures } from './describe-fixtures.js'
 import { serve, type ServeOptions } from './serve.js'
+import { addParityCommands } from './parity-commands.js'
 import { addTerminalCommands } from './terminal-commands.js'
 import { StoreLoadError } from '../store/store.js'
 import { VERSION } from '../version.js'
@@ -90,6 +91,7 @@ Examples:
       printJson(await describeFixtures(config, apiKeys))
     })
   addTerminalCommands(program)
+  addParityCommands(program)
   program
     .command('openapi')
     .description('print the OpenAPI 3.1 document of the API as JSON (the one GET /v1/openapi.json serves)')

@@ -60,7 +60,7 @@ describe('--help', () => {
 })
 
 describe('--help of each command', () => {
-  it.each(['exec', 'trigger', 'listen', 'tail'])('%s says what it does and shows examples', (name) => {
+  it.each(['exec', 'trigger', 'listen', 'tail', 'parity', 'record'])('%s says what it does and shows examples', (name) => {
     const command = buildProgram(async () => {}).commands.find((candidate) => candidate.name() === name)!
     let text = ''
     command.configureOutput({ writeOut: (chunk) => (text += chunk) })
