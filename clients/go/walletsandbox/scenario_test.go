@@ -66,7 +66,7 @@ func TestScenarioFailedPaymentReachesTheEventsRouteAndAVerifiedWebhook(t *testin
 	if failed.ID != payment.ID || failed.Status != "failed" || failed.FailureCode != "insufficient_network_fee" {
 		t.Errorf("payment.failed carries %+v", failed)
 	}
-	delivered, err := receiver.WaitFor("payment.failed", payment.ID, 10*time.Second)
+	delivered, err := receiver.WaitFor(ctx, walletsandbox.EventPaymentFailed, payment.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
