@@ -6,7 +6,7 @@ import (
 )
 
 // Logger is where the package writes what a run should hear of that is no error: options an
-// attached sandbox does not take. A
+// attached sandbox does not take, and a sandbox-wide call on a sandbox that other tests share. A
 // *log.Logger is one; TestLogger(t) writes to a test's log. WithLogger chooses it, log.Default()
 // otherwise: stderr, which go test shows for a package that fails, whichever test failed.
 type Logger interface {
@@ -30,8 +30,17 @@ func (l testLogger) Printf(format string, args ...any) {
 // or attaches to: a long suite hears each of these once, not once per test. It is the package's
 // only state beyond its Sandbox values.
 var once struct {
-	npxHint sync.Once // npx found no CLI to run
+	sharedSandbox sync.Once // a sandbox-wide call on a sandbox this process did not start
+	npxHint       sync.Once // npx found no CLI to run
 }
+
+// sharedWarning is said at the first sandbox-wide AdvanceClock, Snapshot, Restore or Reset on an
+// attached sandbox.
+const sharedWarning = "walletsandbox: a sandbox-wide %s on the sandbox at %s, which this process did not start " +
+	"(wallet-sandbox exec, WALLET_SANDBOX_BASE_URL or WithURL), affects every test that shares it, in this " +
+	"package and in any other running beside it. A test that shares the sandbox moves and restores an " +
+	"account of its own instead: account.AdvanceClock, account.Snapshot, account.Restore, account.Reset. " +
+	"(Said once per process.)"
 
 // npxHint is the Hint of the first failed start of npx --no-install wallet-sandbox in a process.
 const npxHint = "npx found no wallet-sandbox package to run (it is not installed where the tests run, and npx " +

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/wallet-sandbox/wallet-sandbox/clients/go/walletsandbox"
 )
@@ -37,6 +38,48 @@ func runChild(t *testing.T, name, dir string, env ...string) (stdout, stderr str
 func child(t *testing.T) {
 	if os.Getenv(childEnv) != t.Name() {
 		t.Skip("a helper that another test runs in a test binary of its own")
+	}
+}
+
+func TestSandboxWideCallsOnASharedSandboxWarnOncePerProcess(t *testing.T) {
+	t.Parallel()
+	shared := walletsandbox.Start(t, walletsandbox.WithOwnSandbox(), walletsandbox.WithArgs("--clock", "manual"))
+	_, stderr := runChild(t, "TestChildCallsSandboxWideFormsOnASharedSandbox", "", "WALLET_SANDBOX_BASE_URL="+shared.BaseURL)
+
+	warning := "walletsandbox: a sandbox-wide AdvanceClock on the sandbox at " + shared.BaseURL + ", which this process did not start"
+	if n := strings.Count(stderr, "walletsandbox: a sandbox-wide "); n != 1 || !strings.Contains(stderr, warning) {
+		t.Errorf("the child warned %d times, want once, %q…:\n%s", n, warning, stderr)
+	}
+	// Its TestMain attached with the package's WithArgs, and said so.
+	if !strings.Contains(stderr, "attached to the sandbox at "+shared.BaseURL+" that WALLET_SANDBOX_BASE_URL names, which keeps the settings it was started with: WithArgs(--clock manual --settle manual) not applied; start that sandbox with them (wallet-sandbox exec --clock manual --settle manual -- go test ./...)") {
+		t.Errorf("the child's TestMain did not say that it attached without its flags:\n%s", stderr)
+	}
+}
+
+// TestChildCallsSandboxWideFormsOnASharedSandbox is the child of the test above: on a sandbox of
+// its own it warns of nothing; on the shared one, which its TestMain attached to, every
+// sandbox-wide form, twice, on two handles.
+func TestChildCallsSandboxWideFormsOnASharedSandbox(t *testing.T) {
+	child(t)
+	ctx := context.Background()
+	own := walletsandbox.Start(t, walletsandbox.WithOwnSandbox())
+	second := walletsandbox.Start(t) // attached, as sandbox is
+	for _, sb := range []*walletsandbox.Sandbox{own, sandbox, second} {
+		for i := 0; i < 2; i++ {
+			if _, err := sb.AdvanceClock(ctx, time.Second); err != nil {
+				t.Fatal(err)
+			}
+			snapshot, err := sb.Snapshot(ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := sb.Restore(ctx, snapshot); err != nil {
+				t.Fatal(err)
+			}
+			if err := sb.Reset(ctx); err != nil {
+				t.Fatal(err)
+			}
+		}
 	}
 }
 
