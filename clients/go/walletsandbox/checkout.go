@@ -44,8 +44,8 @@ func buildCheckout(ctx context.Context, root string) error {
 	build.Dir = root
 	if out, err := build.CombinedOutput(); err != nil {
 		lines := strings.Split(string(bytes.TrimSpace(out)), "\n")
-		if len(lines) > tailLines {
-			lines = lines[len(lines)-tailLines:]
+		if len(lines) > lastLines {
+			lines = lines[len(lines)-lastLines:]
 		}
 		return fmt.Errorf("walletsandbox: building the checkout at %s (node scripts/build-if-needed.mjs) failed: %w; its last lines:\n    %s", root, err, strings.Join(lines, "\n    "))
 	}
