@@ -13,7 +13,7 @@ module WalletSandbox
   # class share the sandbox, each on its own account, with its own clock and state.
   module Minitest
     @options = {}
-    @run_sandbox = RunSandbox.new { @options }
+    @run_sandbox = RunSandbox.new { options }
 
     class << self
       attr_accessor :options

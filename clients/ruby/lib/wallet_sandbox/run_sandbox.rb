@@ -26,8 +26,6 @@ module WalletSandbox
       end
     end
 
-    def started? = @lock.synchronize { !@sandbox.nil? }
-
     def stop
       @lock.synchronize do
         @sandbox&.stop

@@ -143,9 +143,9 @@ module WalletSandbox
     def fail_start(how, code = nil)
       stop
       first, left_out, last = @tail.excerpt
-      raise StartError.new(start_message(how, code, first, left_out, last), command: @command, exit_code: code,
-                                                                            first_lines: (first + last).first(OutputTail::HEAD),
-                                                                            last_lines: last)
+      message = start_message(how, code, first, left_out, last)
+      raise StartError.new(message, command: @command, exit_code: code, first_lines: (first + last).first(OutputTail::HEAD),
+                                    last_lines: last)
     end
 
     def start_message(how, code, first, left_out, last)
