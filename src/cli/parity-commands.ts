@@ -61,16 +61,17 @@ Examples:
     .description('a forwarding proxy to the hosted sandbox that writes each exchange to a file, one JSON line each (headers from an allow list; never Authorization, never a secret), for parity --replay; Ctrl-C or SIGTERM flush the file and exit 0')
     .option('--to <url>', 'the hosted sandbox\'s API URL, ending in /v1')
     .option('--out <file>', 'the recording to write (one JSON line per exchange)')
+    .option('--port <n>', 'the port to listen on (default 4401, beside the sandbox\'s 4400; 0 picks a free one)')
+    .option('--ready-json', 'print one JSON line {ready, url, port, pid, to, out, version} once listening, instead of a line for a person')
     .exitOverride(usageExit)
     .addHelpText('after', `
-Your app takes http://127.0.0.1:<port>/v1 as its API URL. The program's --port sets the port (default
-4401; 0 picks a free one) and --ready-json prints one JSON line {ready, url, port, pid, to, out, version}
-once listening instead of a line for a person. A live key (sk_live_…) is answered 403, never forwarded.
+Your app takes http://127.0.0.1:<port>/v1 as its API URL. A live key (sk_live_…) is answered 403, never
+forwarded.
 
 Examples:
   $ wallet-sandbox record --to https://sandbox.example.com/v1 --out suite.jsonl
   $ wallet-sandbox record --to https://sandbox.example.com/v1 --out suite.jsonl --port 0 --ready-json`)
-    .action(async (flags: { to?: string; out?: string }, command: Command) => {
+    .action(async (flags: { to?: string; out?: string; port?: string; readyJson?: boolean }, command: Command) => {
       const recorder = await (await parity()).recordCommand(flags, command.optsWithGlobals(), io)
       if (recorder === undefined) return exitWhenWritten(2)
       for (const signal of ['SIGINT', 'SIGTERM'] as const) {

@@ -101,12 +101,14 @@ describe('a mistyped flag', () => {
     [['trigger', '--jsn'], "error: unknown option '--jsn'\n(Did you mean --json?)\n(wallet-sandbox trigger --help lists the options)\n"],
     [['listen', '--forwrd-to', 'x'], "error: unknown option '--forwrd-to'\n(Did you mean --forward-to?)\n(wallet-sandbox listen --help lists the options)\n"],
     [['tail', '--stauts', '4xx'], "error: unknown option '--stauts'\n(Did you mean --status?)\n(wallet-sandbox tail --help lists the options)\n"],
+    [['parity', '--agianst', 'x'], "error: unknown option '--agianst'\n(Did you mean --against?)\n(wallet-sandbox parity --help lists the options)\n"],
+    [['record', '--outt', 'x'], "error: unknown option '--outt'\n(Did you mean --out?)\n(wallet-sandbox record --help lists the options)\n"],
     [['openapi', '--jsno'], "error: unknown option '--jsno'\n(wallet-sandbox openapi --help lists the options)\n"],
   ])('%j: the error, the flag it may mean and one line pointing to --help, not the whole help', async (args, expected) => {
     expect(await errorOf(args)).toBe(expected)
   })
 
   it('covers every command', () => {
-    expect(buildProgram(async () => {}).commands.map((command) => command.name())).toEqual(['exec', 'fixtures', 'trigger', 'listen', 'tail', 'openapi'])
+    expect(buildProgram(async () => {}).commands.map((command) => command.name())).toEqual(['exec', 'fixtures', 'trigger', 'listen', 'tail', 'parity', 'record', 'openapi'])
   })
 })
