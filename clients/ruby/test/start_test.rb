@@ -87,10 +87,12 @@ class StartTest < Minitest::Test
     refute sandbox.attached?
     assert ProcessTree.alive?(sandbox.pid)
     assert_equal "ok", sandbox.health["status"]
+    # The request log shows /v1 requests (control calls only with --log-control).
+    sandbox.new_account.get("/wallets")
     sandbox.stop
     refute ProcessTree.alive?(sandbox.pid)
     assert_nil sandbox.stop
-    assert(sandbox.log_tail.any? { |line| line.include?("/_sandbox/health") }, sandbox.log_tail.join("\n"))
+    assert(sandbox.log_tail.any? { |line| line.include?("/v1/wallets") }, sandbox.log_tail.join("\n"))
   end
 
   def test_start_attaches_to_the_sandbox_of_WALLET_SANDBOX_BASE_URL_and_starts_none
