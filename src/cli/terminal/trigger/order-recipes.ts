@@ -1,5 +1,5 @@
 import { TerminalError } from '../target.js'
-import type { ApiObject, Recipe, TriggerSteps } from './recipe.js'
+import { advanceAccountClock, type ApiObject, type Recipe, type TriggerSteps } from './recipe.js'
 import { overlay } from './sets.js'
 import { fundedWallet } from './wallets.js'
 
@@ -65,13 +65,14 @@ async function reject(steps: TriggerSteps, order: ApiObject): Promise<void> {
   await steps.call(`POST /_sandbox/orders/${order.id}/reject`, () => steps.connection.control.rejectOrder(order.id, 'Rejected by wallet-sandbox trigger.'))
 }
 
-/** Moves the sandbox clock to the order's expires_at (a gtd order expires the moment the clock reaches it). */
+/** Moves the account's clock to the order's expires_at (a gtd order expires the moment its account's clock reaches it). */
 async function expire(steps: TriggerSteps, order: ApiObject): Promise<void> {
   if (order.time_in_force !== 'gtd' || typeof order.expires_at !== 'string') {
     throw new TerminalError(`order ${order.id} is ${order.time_in_force}: only a gtd order expires (time_in_force gtd with expires_at)`)
   }
-  const ms = Math.max(0, Date.parse(order.expires_at) - Date.parse((await steps.connection.control.clock()).now))
-  await steps.call(`POST /_sandbox/clock/advance {"ms":${ms}}`, () => steps.connection.control.advanceClock(ms))
+  const scope = { api_key: steps.connection.target.apiKey }
+  const ms = Math.max(0, Date.parse(order.expires_at) - Date.parse((await steps.connection.control.clock(scope)).now))
+  await advanceAccountClock(steps, ms)
 }
 
 const OPEN = ['open', 'partially_filled'] as const

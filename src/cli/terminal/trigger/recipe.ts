@@ -32,3 +32,12 @@ export interface Recipe {
   /** From the created (or `--on`) object to the event; the object as it is after. */
   drive?(steps: TriggerSteps, object: ApiObject): Promise<void>
 }
+
+/**
+ * Moves the clock of the trigger's own account (its key's), not the sandbox's: a developer's
+ * trigger never moves the time of tests or apps sharing the sandbox (CONTRACT.md section 24).
+ */
+export async function advanceAccountClock(steps: TriggerSteps, ms: number): Promise<void> {
+  const scope = { api_key: steps.connection.target.apiKey }
+  await steps.call(`POST /_sandbox/clock/advance {"ms":${ms},"api_key":"…"}`, () => steps.connection.control.advanceClock(ms, scope))
+}

@@ -1,4 +1,4 @@
-import type { ApiObject, Recipe, TriggerSteps } from './recipe.js'
+import { advanceAccountClock, type ApiObject, type Recipe, type TriggerSteps } from './recipe.js'
 import { overlay } from './sets.js'
 import { fundedWallet, recipientOn } from './wallets.js'
 
@@ -49,14 +49,14 @@ async function fail(steps: TriggerSteps, { id }: ApiObject): Promise<void> {
   await steps.call(`POST /_sandbox/settlements/${id}/fail`, () => steps.connection.control.failSettlement(id))
 }
 
-/** A step that fails after value left is refunded after its delay on the sandbox clock: that much time is moved on. */
+/** A step that fails after value left is refunded after its delay on the account's clock: that much of its time is moved on. */
 const REFUND_DELAY_MS = 5000
 
 async function failAfterValueLeft(steps: TriggerSteps, settlement: ApiObject): Promise<void> {
   if (settlement.status === 'pending') await advance(1)(steps, settlement)
   await fail(steps, settlement)
   if ((await current(steps, settlement.id)).status === 'refunded') return
-  await steps.call(`POST /_sandbox/clock/advance {"ms":${REFUND_DELAY_MS}}`, () => steps.connection.control.advanceClock(REFUND_DELAY_MS))
+  await advanceAccountClock(steps, REFUND_DELAY_MS)
 }
 
 const MOVING = ['pending', 'processing'] as const
