@@ -1,16 +1,18 @@
-// Throughput of the sandbox's hot endpoints next to a minimal express 5 app (targets of issue 12):
-// GET /v1/wallets/{id}/balance against the app's GET, POST /v1/payments against its POST with
-// express.json(). Each server runs in its own child process and autocannon runs here, on loopback,
-// with the sandbox's rate limit off. The two sides of a comparison take turns in short slices, so
-// that a machine that gets busier or quieter during the run affects both alike.
+// Throughput of the sandbox's hot endpoints against their limit, a bare node:http server
+// (bench/fixtures/bare-http.mjs; issue 33's goals): GET /v1/wallets/{id}/balance against its GET (a
+// fixed body, the hello), POST /v1/payments against its POST (the body sent back, the echo). Each
+// server runs in its own child process and autocannon runs here, on loopback, with the sandbox's
+// rate limit off. The two sides of a comparison take turns in short slices, so that a machine that
+// gets busier or quieter during the run affects both alike.
 //
 // A third comparison runs POST /v1/payments on a sandbox with a data file (`--durability batched`)
-// that already holds BENCH_STORED payments (100,000), seeded through the store's bulk path.
+// that already holds BENCH_STORED payments (100,000), seeded through the store's bulk path, against
+// the echo measured again beside it.
 //
 // Knobs: BENCH_DURATION (8 s measured per scenario), BENCH_WARMUP (2 s), BENCH_STORED (payments in
 // the data file), BENCH_STRICT=1 (exit 1 when a target is missed).
 import { mkdtempSync, rmSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { loadavg, tmpdir } from 'node:os'
 import { join } from 'node:path'
 import autocannon from 'autocannon'
 import { createRng } from '../dist/rng.js'
@@ -50,7 +52,7 @@ async function compare(baseline, candidate) {
   }
   return [baseline, candidate].map((scenario) => {
     const { requests, seconds, latencies } = totals.get(scenario)
-    return { name: scenario.name, rps: requests / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), requests }
+    return { name: scenario.name, rps: requests / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: Math.max(...latencies), requests }
   })
 }
 
@@ -87,65 +89,68 @@ async function seededDataFile(directory, count) {
 }
 
 const directory = mkdtempSync(join(tmpdir(), 'wallet-sandbox-http-bench-'))
-const express = await startServer(FIXTURE('express-app.mjs'), [], '/')
+const bare = await startServer(FIXTURE('bare-http.mjs'), [], '/')
 const SANDBOX_FLAGS = ['--rate-limit', '0', '--quiet', '--settle', 'manual']
 const sandbox = await startServer(SANDBOX_BIN, SANDBOX_FLAGS, '/_sandbox/health')
 const fileSandbox = await startServer(SANDBOX_BIN, [...SANDBOX_FLAGS, '--data-file', await seededDataFile(directory, STORED), '--durability', 'batched'], '/_sandbox/health')
+const loadBefore = loadavg()[0]
 let rows
 let after
 try {
   const { auth, body, balancePath } = await prepareSandbox(sandbox.port)
   await prepareSandbox(fileSandbox.port)
-  const expressUrl = `http://127.0.0.1:${express.port}/`
+  const bareUrl = `http://127.0.0.1:${bare.port}/`
   const sandboxUrl = `http://127.0.0.1:${sandbox.port}`
   const json = { 'content-type': 'application/json' }
-  const [expressGet, balance] = await compare(
-    { name: 'express GET (fixed body)', request: { url: expressUrl } },
+  const echo = (name) => ({ name, request: { url: bareUrl, method: 'POST', headers: json, body: JSON.stringify(body) } })
+  const [hello, balance] = await compare(
+    { name: 'node:http hello (GET, fixed body)', request: { url: bareUrl } },
     { name: 'sandbox GET /v1/wallets/{id}/balance', request: { url: sandboxUrl + balancePath, headers: auth } },
   )
-  const [expressPost, payment] = await compare(
-    { name: 'express POST (express.json)', request: { url: expressUrl, method: 'POST', headers: json, body: JSON.stringify(body) } },
+  const [echoed, payment] = await compare(
+    echo('node:http echo (POST, body sent back)'),
     { name: 'sandbox POST /v1/payments', request: { url: `${sandboxUrl}/v1/payments`, method: 'POST', headers: { ...auth, ...json }, body: JSON.stringify(body) } },
   )
-  const [expressPostAgain, filePayment] = await compare(
-    { name: 'express POST (express.json), again', request: { url: expressUrl, method: 'POST', headers: json, body: JSON.stringify(body) } },
+  const [echoedAgain, filePayment] = await compare(
+    echo('node:http echo, again'),
     {
       name: `sandbox POST /v1/payments, data file (batched, ${STORED.toLocaleString('en')} stored)`,
       request: { url: `http://127.0.0.1:${fileSandbox.port}/v1/payments`, method: 'POST', headers: { ...auth, ...json }, body: JSON.stringify(body) },
     },
   )
   rows = [
-    [expressGet],
-    [expressPost],
-    [balance, expressGet, 90],
-    [payment, expressPost, 75],
-    [expressPostAgain],
-    [filePayment, expressPostAgain, 50],
+    [hello],
+    [balance, hello, 0.5],
+    [echoed],
+    [payment, echoed, 0.45],
+    [echoedAgain],
+    [filePayment, echoedAgain],
   ]
   after = (await fetchJson(sandbox.port, balancePath, { headers: auth })).body.data
   after.payments = payment.requests
 } finally {
-  await Promise.all([express.stop(), sandbox.stop(), fileSandbox.stop()])
+  await Promise.all([bare.stop(), sandbox.stop(), fileSandbox.stop()])
   rmSync(directory, { recursive: true, force: true })
 }
 
 let missed = 0
 printTable(
-  `HTTP throughput (autocannon, ${CONNECTIONS} connections, pipelining 1, loopback; ${WARMUP_S} s warm-up, then ${DURATION_S} s per scenario in ${SLICES} alternating slices; node ${process.version})`,
-  ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'vs express', 'target', 'result'],
-  rows.map(([m, baseline, target]) => {
-    // The data-file row is compared with the express POST measured next to it, in its own turns.
-    const percent = baseline ? (m.rps / baseline.rps) * 100 : undefined
-    const pass = target === undefined || percent >= target
+  `HTTP throughput against a bare node:http server (autocannon, ${CONNECTIONS} connections, pipelining 1, loopback; ${WARMUP_S} s warm-up, then ${DURATION_S} s per scenario in ${SLICES} alternating slices; load ${loadBefore.toFixed(1)} → ${loadavg()[0].toFixed(1)}; node ${process.version})`,
+  ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'vs node:http', 'goal', 'result'],
+  rows.map(([m, baseline, goal]) => {
+    // Each sandbox row is compared with the bare server's row measured in turns with it.
+    const ratio = baseline ? m.rps / baseline.rps : undefined
+    const pass = goal === undefined || ratio >= goal
     if (!pass) missed++
     return [
       m.name,
       fixed(m.rps, 0),
       m.p50.toFixed(2),
       m.p99.toFixed(2),
-      percent === undefined ? '—' : `${fixed(percent, 0)}%`,
-      target === undefined ? '—' : `≥ ${target}%`,
-      target === undefined ? '' : pass ? 'pass' : 'FAIL',
+      m.max.toFixed(2),
+      ratio === undefined ? '—' : `${ratio.toFixed(2)}×`,
+      goal === undefined ? '—' : `≥ ${goal}×`,
+      goal === undefined ? '' : pass ? 'pass' : 'FAIL',
     ]
   }),
 )
