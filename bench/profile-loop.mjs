@@ -123,6 +123,9 @@ function classify(node) {
 const micros = new Map()
 /** PROFILE_DETAIL=n: the n functions with the most self time, with their part. */
 const selfMicros = new Map()
+/** PROFILE_ENTRIES=n: the n ways into a part (its outermost frame and that frame's caller) with the most time under them. */
+const entryMicros = new Map()
+const label = (frame) => `${frame.functionName || '(anonymous)'} ${frame.url.replace(/^.*\/(dist|node_modules)\//, '')}:${frame.lineNumber + 1}`
 let at = profile.startTime
 let inWindow = 0
 for (let i = 0; i < profile.samples.length; i++) {
@@ -136,6 +139,12 @@ for (let i = 0; i < profile.samples.length; i++) {
   const node = nodes.get(profile.samples[i])
   const name = `${part} | ${node.callFrame.functionName || '(anonymous)'} ${node.callFrame.url.replace(/^.*\/(dist|node_modules)\//, '')}:${node.callFrame.lineNumber + 1}`
   selfMicros.set(name, (selfMicros.get(name) ?? 0) + delta)
+  // Where the part was entered: the outermost frame of the run of frames in this part, and its caller.
+  let top = node
+  while (top.parent && classify(top.parent) === part) top = top.parent
+  const caller = top.parent?.callFrame
+  const entry = `${part} | ${label(top.callFrame)} ← ${caller ? label(caller) : '(root)'}`
+  entryMicros.set(entry, (entryMicros.get(entry) ?? 0) + delta)
 }
 if (inWindow === 0) throw new Error('no samples fell in the measured window: the profile clock is not the monotonic clock here')
 const unit = MODE === 'loop' ? 'lifecycle' : 'request'
@@ -145,4 +154,8 @@ for (const [part, us] of rows) console.log(`${part.padEnd(40)} ${(us / COUNT).to
 if (process.env.PROFILE_DETAIL) {
   console.log('\nfunctions with the most self time:')
   for (const [name, us] of [...selfMicros].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.PROFILE_DETAIL))) console.log(`${(us / COUNT).toFixed(1).padStart(7)} µs  ${name}`)
+}
+if (process.env.PROFILE_ENTRIES) {
+  console.log('\nways into each part (outermost frame ← its caller):')
+  for (const [name, us] of [...entryMicros].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.PROFILE_ENTRIES))) console.log(`${(us / COUNT).toFixed(1).padStart(7)} µs  ${name}`)
 }
