@@ -104,16 +104,32 @@ export function createApp(deps: AppDeps, http: HttpServices, routes: AnyRoute[],
     if (!found) return void app(req, res)
     const { handler, params } = found
     const request = Object.assign(req, { path, params, query: queryAt === -1 ? {} : parseQuery(target.slice(queryAt + 1)), originalUrl: url }) as unknown as Request
-    const response = Object.assign(res, { locals: Object.create(null) as Record<string, unknown> }) as unknown as Response
-    const fail = (error: unknown) => answerError(error, request, response)
+    const response = Object.assign(res, { locals: new Locals() }) as unknown as Response
     runMiddleware(front, request, response, (error) => {
-      if (error !== undefined) return fail(error)
-      Promise.resolve(handler(request, response, fail)).catch(fail)
+      // A route object's handler answers every error itself (src/http/pipeline.ts).
+      if (error !== undefined) answerError(error, request, response)
+      else handler(request, response, noNext)
     })
   }
 
   return { app, listener }
 }
+
+/**
+ * `res.locals` of a request that goes straight to its route object: the fields the pipeline, the
+ * request log and the journal share, declared up front so that each request's object has the same
+ * shape (express's own, without a prototype, is a dictionary).
+ */
+class Locals {
+  [name: string]: unknown
+  requestId: string | undefined = undefined
+  accountId: string | undefined = undefined
+  requestBody: Buffer | undefined = undefined
+  responseBody: string | Buffer | undefined = undefined
+  fault: string | undefined = undefined
+}
+
+const noNext = () => {}
 
 /** Gives each request its id (the X-Request-Id header), and logs and journals it once answered. */
 function identifyAndJournal(deps: AppDeps, http: HttpServices): RequestHandler {

@@ -2,9 +2,10 @@ import type { Request, RequestHandler, Response } from 'express'
 import * as z from 'zod'
 import { ApiError } from '../errors.js'
 import { assertIpAllowed, assertScope, bearerKey, resolveKey } from '../access/keys.js'
-import { interpretBody, readRawBody, type RawBody } from './middleware/body.js'
+import { interpretBody, readBody, EMPTY_BODY, type RawBody } from './middleware/body.js'
+import type { ConnectionFault } from './middleware/faults.js'
 import type { AppDeps, RequestContext } from './context.js'
-import type { IdempotencyRecord } from '../model/records.js'
+import type { IdempotencyRecord, KeyRecord, SigningKeyRecord } from '../model/records.js'
 import type { HttpServices } from './services.js'
 import { renderCursorList, renderError, renderList, renderResource, send, type Encoded, type Rendered } from './respond.js'
 import type { AnyRoute, CursorResult, ListResult } from './route.js'
@@ -13,61 +14,132 @@ import { parseOrThrow } from '../schemas/validate.js'
 const NO_QUERY = z.strictObject({})
 const NO_PARAMS = z.object({})
 
+/** What a route needs on every request, worked out once. */
+interface PreparedRoute {
+  route: AnyRoute
+  deps: AppDeps
+  http: HttpServices
+  envelope: 'wrapped' | 'bare'
+  bodyLimit: number
+  params: z.ZodType
+  query: z.ZodType
+  body: z.ZodType | undefined
+  /** Idempotency-Key is honoured: a POST of the `/v1` API. */
+  idempotent: boolean
+}
+
 /**
  * Turns a route object into an express handler that runs the checks in the contract's order:
  * authentication → signature → rate limit → idempotency → injected faults → body and parameters → the handler.
  */
 export function createRouteHandler(route: AnyRoute, deps: AppDeps, http: HttpServices): RequestHandler {
-  const { config } = deps
-  const envelope = route.path.startsWith('/_sandbox') ? 'wrapped' : config.envelope
+  const prepared: PreparedRoute = {
+    route,
+    deps,
+    http,
+    envelope: route.path.startsWith('/_sandbox') ? 'wrapped' : deps.config.envelope,
+    bodyLimit: Math.max(route.bodyLimit ?? 0, deps.config.bodyLimit),
+    params: route.request?.params ?? NO_PARAMS,
+    query: route.request?.query ?? NO_QUERY,
+    body: route.request?.body,
+    idempotent: route.method === 'post' && route.auth !== 'control',
+  }
+  return (req: Request, res: Response) => new Exchange(prepared, req, res).run()
+}
 
-  return async (req: Request, res: Response) => {
-    let requestId: string = res.locals.requestId
-    /** From here on the request is the account's, and so is its id: its answers are the same bytes whatever other accounts do. */
-    const belongsTo = (accountId: string) => {
-      requestId = ctx.requestId = res.locals.requestId = `req_${http.accountRequestIds(accountId).base62(24)}`
-      res.setHeader('X-Request-Id', requestId)
-    }
-    const ctx = { deps, requestId, ip: req.socket.remoteAddress ?? '', closed: () => new Promise<void>((resolve) => res.once('close', resolve)), belongsTo } as RequestContext
-    let idempotent: IdempotencyRecord | undefined
-    let validated = false
-    // commit_then_drop: the request runs to the end, then the answer is thrown away with the connection.
-    let dropAnswer = false
-    const answer = (rendered: Rendered | Encoded) => {
-      // For the request journal (`tail --verbose`): what the client was answered.
-      res.locals.responseBody = 'bytes' in rendered ? rendered.bytes : rendered.text
-      if (dropAnswer) http.faults!.cut(res, 'commit_then_drop')
-      else send(res, rendered)
-    }
-    const bodyLimit = Math.max(route.bodyLimit ?? 0, config.bodyLimit)
-    let bytes: Buffer | undefined
+/**
+ * One request on its way through the pipeline, and the handler's context. The steps run one after
+ * the other without a promise between them unless one has to wait: for the body, an injected
+ * latency, or a handler that answers later (a long poll). Each step catches what it throws, so an
+ * error at any point is answered in the one error shape.
+ */
+class Exchange implements RequestContext {
+  readonly deps: AppDeps
+  requestId: string
+  account: RequestContext['account'] = undefined as unknown as RequestContext['account']
+  key: KeyRecord = undefined as unknown as KeyRecord
+  private body: RawBody = EMPTY_BODY
+  private idempotent: IdempotencyRecord | undefined = undefined
+  private validated = false
+  /** commit_then_drop: the request runs to the end, then the answer is thrown away with the connection. */
+  private dropAnswer = false
+
+  constructor(
+    private readonly prepared: PreparedRoute,
+    private readonly req: Request,
+    private readonly res: Response,
+  ) {
+    this.deps = prepared.deps
+    this.requestId = res.locals.requestId
+  }
+
+  get ip(): string {
+    return this.req.socket.remoteAddress ?? ''
+  }
+
+  closed(): Promise<void> {
+    return new Promise<void>((resolve) => this.res.once('close', resolve))
+  }
+
+  /** From here on the request is the account's, and so is its id: its answers are the same bytes whatever other accounts do. */
+  belongsTo(accountId: string): void {
+    this.requestId = this.res.locals.requestId = `req_${this.prepared.http.accountRequestIds(accountId).base62(24)}`
+    this.res.setHeader('X-Request-Id', this.requestId)
+  }
+
+  run(): void {
+    const { route, http, bodyLimit } = this.prepared
+    const { req } = this
     try {
+      let signing: SigningKeyRecord | undefined
       if (route.auth === 'control') http.checkControlToken(req.headers.authorization)
       else if (route.auth !== 'none') {
-        const { account, key } = resolveKey(bearerKey(req.headers.authorization), { store: deps.store, accounts: deps.accounts, mode: config.auth })
-        ctx.account = account
-        ctx.key = key
-        res.locals.accountId = account.account.id
-        belongsTo(account.account.id)
-        assertIpAllowed(key, ctx.ip)
+        const { account, key } = resolveKey(bearerKey(req.headers.authorization), { store: this.deps.store, accounts: this.deps.accounts, mode: this.deps.config.auth })
+        this.account = account
+        this.key = key
+        this.res.locals.accountId = account.account.id
+        this.belongsTo(account.account.id)
+        assertIpAllowed(key, this.ip)
         assertScope(key, route.scope)
-        const signing = http.signatures?.requiredFor(key)
-        if (signing) {
-          // Content-Digest is checked against the bytes before the rate limit, so they are read first.
-          bytes = await readRawBody(req, bodyLimit)
-          http.signatures!.verify(req, bytes, key, signing)
-        }
-        // Headers go out on every answer from here on, errors included.
-        if (http.limiter) setHeaders(res, http.limiter.take(key.key))
+        signing = http.signatures?.requiredFor(key)
+        // Content-Digest is checked against the bytes before the rate limit, so they are read first.
+        if (signing) return readBody(req, bodyLimit, (error, bytes) => (error === undefined ? this.signed(bytes!, signing!) : this.fail(error)))
+        this.limit()
       }
+      if (this.prepared.body) return readBody(req, bodyLimit, (error, bytes) => (error === undefined ? this.withBody(bytes) : this.fail(error)))
+      this.withBody(undefined)
+    } catch (error) {
+      this.fail(error)
+    }
+  }
 
-      if (route.request?.body) bytes ??= await readRawBody(req, bodyLimit)
+  /** Rate-limit headers go out on every answer from here on, errors included. */
+  private limit(): void {
+    const { limiter } = this.prepared.http
+    if (!limiter) return
+    const headers = limiter.take(this.key.key)
+    for (const name in headers) this.res.setHeader(name, headers[name]!)
+  }
+
+  private signed(bytes: Buffer, signing: SigningKeyRecord): void {
+    try {
+      this.prepared.http.signatures!.verify(this.req, bytes, this.key, signing)
+      this.limit()
+      this.withBody(bytes)
+    } catch (error) {
+      this.fail(error)
+    }
+  }
+
+  private withBody(bytes: Buffer | undefined): void {
+    const { req, res } = this
+    const { http, deps } = this.prepared
+    try {
       res.locals.requestBody = bytes
-      const body: RawBody = bytes ? interpretBody(bytes, req.headers['content-type'], config.lenient) : { kind: 'empty' }
-
+      const body = (this.body = bytes ? interpretBody(bytes, req.headers['content-type'], deps.config.lenient) : EMPTY_BODY)
       const idempotencyKey = req.headers['idempotency-key']
-      if (route.method === 'post' && route.auth !== 'control' && idempotencyKey !== undefined && ctx.account) {
-        const outcome = http.idempotency.begin(ctx.account.account.id, 'POST', req.path, String(idempotencyKey), body, requestId)
+      if (this.prepared.idempotent && idempotencyKey !== undefined && this.account) {
+        const outcome = http.idempotency.begin(this.account.account.id, 'POST', req.path, String(idempotencyKey), body, this.requestId)
         if (outcome.kind === 'replay') {
           const { record } = outcome
           res.setHeader('X-Request-Id', record.request_id)
@@ -75,49 +147,75 @@ export function createRouteHandler(route: AnyRoute, deps: AppDeps, http: HttpSer
           send(res, { status: record.status, text: record.body }, { 'Idempotent-Replayed': 'true' })
           return
         }
-        idempotent = outcome.record
+        this.idempotent = outcome.record
       }
-
-      const fault = await http.faults?.before(req, res, ctx)
-      if (fault === 'drop' || fault === 'timeout') {
-        // Nothing ran: a retry with the same Idempotency-Key must run anew.
-        if (idempotent) http.idempotency.abandon(ctx.account.account.id, idempotent)
-        http.faults!.cut(res, fault)
-        return
-      }
-      dropAnswer = fault === 'commit_then_drop'
-
-      if (body.kind === 'invalid_json') {
-        throw new ApiError('invalid_json', body.message)
-      }
-      const rawBody = body.kind === 'empty' ? {} : body.value
-      const input = {
-        params: parseOrThrow(route.request?.params ?? NO_PARAMS, req.params, 'path'),
-        query: parseOrThrow(route.request?.query ?? NO_QUERY, req.query, 'query'),
-        body: route.request?.body ? parseOrThrow(route.request.body, route.prepareBody ? route.prepareBody(rawBody, ctx) : rawBody, 'body') : undefined,
-      }
-      validated = true
-
-      const result = await route.handler(input, ctx)
-      if (route.raw) return answer({ status: route.status, bytes: result as Buffer })
-      const rendered: Rendered = route.list === 'cursor'
-        ? renderCursorList(result as CursorResult<unknown>, requestId)
-        : route.list
-          ? renderList(result as ListResult<unknown>, input.query as { limit: number; offset: number }, requestId)
-          : renderResource(route.status, result, requestId, envelope)
-      if (idempotent) http.idempotency.complete(ctx.account.account.id, idempotent, rendered.status, rendered.text)
-      answer(rendered)
+      const fault = http.faults?.before(req, res, this)
+      if (fault instanceof Promise) fault.then((decided) => this.afterFaults(decided), (error: unknown) => this.fail(error))
+      else this.afterFaults(fault)
     } catch (error) {
-      const rendered = renderError(error, requestId, http.logError)
-      if (idempotent) {
-        if (validated) http.idempotency.complete(ctx.account.account.id, idempotent, rendered.status, rendered.text)
-        else http.idempotency.abandon(ctx.account.account.id, idempotent)
-      }
-      answer(rendered)
+      this.fail(error)
     }
   }
-}
 
-function setHeaders(res: Response, headers: Record<string, string>): void {
-  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value)
+  private afterFaults(fault: ConnectionFault | undefined): void {
+    const { http, route } = this.prepared
+    try {
+      if (fault === 'drop' || fault === 'timeout') {
+        // Nothing ran: a retry with the same Idempotency-Key must run anew.
+        if (this.idempotent) http.idempotency.abandon(this.account.account.id, this.idempotent)
+        http.faults!.cut(this.res, fault)
+        return
+      }
+      this.dropAnswer = fault === 'commit_then_drop'
+      const { body } = this
+      if (body.kind === 'invalid_json') throw new ApiError('invalid_json', body.message)
+      const rawBody = body.kind === 'empty' ? {} : body.value
+      const { params, query } = this.prepared
+      const input = {
+        params: parseOrThrow(params, this.req.params, 'path'),
+        query: parseOrThrow(query, this.req.query, 'query'),
+        body: this.prepared.body ? parseOrThrow(this.prepared.body, route.prepareBody ? route.prepareBody(rawBody, this) : rawBody, 'body') : undefined,
+      }
+      this.validated = true
+      const result = route.handler(input, this)
+      if (result instanceof Promise) result.then((value) => this.succeed(value, input.query), (error: unknown) => this.fail(error))
+      else this.succeed(result, input.query)
+    } catch (error) {
+      this.fail(error)
+    }
+  }
+
+  private succeed(result: unknown, query: unknown): void {
+    const { route, envelope, http } = this.prepared
+    try {
+      if (route.raw) return this.answer({ status: route.status, bytes: result as Buffer })
+      const rendered: Rendered = route.list === 'cursor'
+        ? renderCursorList(result as CursorResult<unknown>, this.requestId)
+        : route.list
+          ? renderList(result as ListResult<unknown>, query as { limit: number; offset: number }, this.requestId)
+          : renderResource(route.status, result, this.requestId, envelope)
+      if (this.idempotent) http.idempotency.complete(this.account.account.id, this.idempotent, rendered.status, rendered.text)
+      this.answer(rendered)
+    } catch (error) {
+      this.fail(error)
+    }
+  }
+
+  private fail(error: unknown): void {
+    const { http } = this.prepared
+    const rendered = renderError(error, this.requestId, http.logError)
+    if (this.idempotent) {
+      if (this.validated) http.idempotency.complete(this.account.account.id, this.idempotent, rendered.status, rendered.text)
+      else http.idempotency.abandon(this.account.account.id, this.idempotent)
+      this.idempotent = undefined
+    }
+    this.answer(rendered)
+  }
+
+  private answer(rendered: Rendered | Encoded): void {
+    // For the request journal (`tail --verbose`): what the client was answered.
+    this.res.locals.responseBody = 'bytes' in rendered ? rendered.bytes : rendered.text
+    if (this.dropAnswer) this.prepared.http.faults!.cut(this.res, 'commit_then_drop')
+    else send(this.res, rendered)
+  }
 }

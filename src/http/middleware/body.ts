@@ -8,14 +8,37 @@ export type RawBody =
   | { kind: 'form'; text: string; value: Record<string, unknown> }
   | { kind: 'invalid_json'; text: string; message: string }
 
+/** A request without a body. */
+export const EMPTY_BODY: RawBody = Object.freeze({ kind: 'empty' })
+
 /**
- * The body's bytes as received, within the size limit (413). A signed request's `Content-Digest`
- * is checked against these before the body is read as JSON.
+ * The body's bytes as received, within the size limit (413), handed to `done` once all have come
+ * (a callback, not a promise: one request in a test suite's loop has no time to spare). A signed
+ * request's `Content-Digest` is checked against these before the body is read as JSON.
  */
-export function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer> {
+export function readBody(req: IncomingMessage, limit: number, done: (error: ApiError | Error | undefined, bytes?: Buffer) => void): void {
   const declared = Number(req.headers['content-length'] ?? NaN)
-  if (declared > limit) return Promise.reject(tooLarge(limit))
-  return readBytes(req, limit)
+  if (declared > limit) return done(tooLarge(limit))
+  const chunks: Buffer[] = []
+  let size = 0
+  let finished = false
+  const finish = (error: Error | undefined, bytes?: Buffer) => {
+    if (finished) return
+    finished = true
+    done(error, bytes)
+  }
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length
+    if (size > limit) {
+      req.removeAllListeners('data')
+      req.resume() // discard the rest; the connection closes after the answer
+      finish(tooLarge(limit))
+      return
+    }
+    chunks.push(chunk)
+  })
+  req.on('end', () => finish(undefined, Buffer.concat(chunks)))
+  req.on('error', (error) => finish(error))
 }
 
 /**
@@ -25,7 +48,7 @@ export function readRawBody(req: IncomingMessage, limit: number): Promise<Buffer
  */
 export function interpretBody(bytes: Buffer, contentType: string | undefined, lenient: boolean): RawBody {
   const text = bytes.toString('utf8')
-  if (text.length === 0) return { kind: 'empty' }
+  if (text.length === 0) return EMPTY_BODY
 
   const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase()
   if (type === 'application/json' || type.endsWith('+json')) {
@@ -50,25 +73,6 @@ const TOO_DEEP = `The request body nests arrays and objects more than ${MAX_JSON
 
 function tooLarge(limit: number): ApiError {
   return new ApiError('body_too_large', `The request body exceeds the limit of ${limit} bytes.`, { headers: { Connection: 'close' } })
-}
-
-function readBytes(req: IncomingMessage, limit: number): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length
-      if (size > limit) {
-        req.removeAllListeners('data')
-        req.resume() // discard the rest; the connection closes after the answer
-        reject(tooLarge(limit))
-        return
-      }
-      chunks.push(chunk)
-    })
-    req.on('end', () => resolve(Buffer.concat(chunks)))
-    req.on('error', reject)
-  })
 }
 
 /** `amount=10&metadata[order]=42` → `{ amount: '10', metadata: { order: '42' } }`. */

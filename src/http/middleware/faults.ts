@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express'
 import type { Config } from '../../config.js'
 import type { FaultRules } from '../../control/fault-rules.js'
-import type { FaultKind } from '../../schemas/faults.js'
+import type { Fault, FaultKind } from '../../schemas/faults.js'
 import { ApiError } from '../../errors.js'
 import { createRng } from '../../rng.js'
 import { seedOf } from '../../config.js'
@@ -15,8 +15,9 @@ export interface Faults {
    * Runs after authentication, rate limiting and idempotency, before validation (CONTRACT.md
    * section 13): waits for injected latency, throws an injected error (before validation, so it is
    * not kept under an Idempotency-Key), or names the connection fault the pipeline must apply.
+   * Answers at once (no promise) unless there is latency to wait for.
    */
-  before(req: Request, res: Response, ctx: RequestContext): Promise<ConnectionFault | undefined>
+  before(req: Request, res: Response, ctx: RequestContext): ConnectionFault | undefined | Promise<ConnectionFault | undefined>
   /** Ends the request without an answer: closes the connection, or holds it open for `timeout`. */
   cut(res: Response, fault: ConnectionFault): void
   /** Lets go of held requests, so that closing the server does not wait for them. */
@@ -34,7 +35,7 @@ export function createFaults(deps: { config: Pick<Config, 'latency' | 'errorRate
   const held = new Set<Response>()
 
   return {
-    async before(req, res, ctx) {
+    before(req, res, ctx) {
       if (!req.path.startsWith('/v1/')) return undefined
       // Everything is drawn and counted before the wait, so concurrent requests see the counts in order.
       let waitMs = latency ? latency[0] + rng.int(latency[1] - latency[0] + 1) : 0
@@ -46,16 +47,8 @@ export function createFaults(deps: { config: Pick<Config, 'latency' | 'errorRate
       if (kind) res.locals.fault = kind
 
       // A real delay, on purpose: it imitates a slow network, which the sandbox clock cannot.
-      if (waitMs > 0) await new Promise((resolve) => setTimeout(resolve, waitMs))
-
-      if (globalError) throw new ApiError('service_unavailable', `The sandbox injected this failure (--error-rate ${errorRate}); retry the request.`)
-      // A deciding rule is never a latency rule (those only add to the wait); the check narrows the type.
-      if (!rule || rule.fault === 'latency') return undefined
-      if (rule.fault === 'error') {
-        const message = `The sandbox injected this failure (fault ${rule.id}); retry the request.`
-        throw new ApiError(rule.status === 500 ? 'internal_error' : 'service_unavailable', message)
-      }
-      return rule.fault
+      if (waitMs > 0) return new Promise((resolve) => setTimeout(resolve, waitMs)).then(() => decide(rule, globalError, errorRate))
+      return decide(rule, globalError, errorRate)
     },
 
     cut(res, fault) {
@@ -73,4 +66,16 @@ export function createFaults(deps: { config: Pick<Config, 'latency' | 'errorRate
       held.clear()
     },
   }
+}
+
+/** After any wait: the injected error to throw, or the connection fault to apply. */
+function decide(rule: Fault | undefined, globalError: boolean, errorRate: number): ConnectionFault | undefined {
+  if (globalError) throw new ApiError('service_unavailable', `The sandbox injected this failure (--error-rate ${errorRate}); retry the request.`)
+  // A deciding rule is never a latency rule (those only add to the wait); the check narrows the type.
+  if (!rule || rule.fault === 'latency') return undefined
+  if (rule.fault === 'error') {
+    const message = `The sandbox injected this failure (fault ${rule.id}); retry the request.`
+    throw new ApiError(rule.status === 500 ? 'internal_error' : 'service_unavailable', message)
+  }
+  return rule.fault
 }
