@@ -83,9 +83,21 @@ export function orderJson(order: Record<string, unknown>): string {
 
 const isOrder = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && (value as { object?: unknown }).object === 'order'
 
-/** `JSON.stringify(event)`: an order event's order through `orderJson`. */
+let lastEvent: SandboxEvent | undefined
+let lastEventText = ''
+
+/**
+ * `JSON.stringify(event)`: an order event's order through `orderJson`. The text of the event written
+ * last is kept: the webhooks and the event log both want it as the event is published, one after
+ * the other, and it is written once.
+ */
 export function eventJson(event: SandboxEvent): string {
+  if (event === lastEvent) return lastEventText
   const { data } = event
-  if (!event.type.startsWith('order.') || !isOrder(data.object)) return JSON.stringify(event)
-  return spliceJson(event as unknown as Record<string, unknown>, 'data', spliceJson(data, 'object', orderJson(data.object)))
+  const text = !event.type.startsWith('order.') || !isOrder(data.object)
+    ? JSON.stringify(event)
+    : spliceJson(event as unknown as Record<string, unknown>, 'data', spliceJson(data, 'object', orderJson(data.object)))
+  lastEvent = event
+  lastEventText = text
+  return text
 }

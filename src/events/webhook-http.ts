@@ -1,6 +1,7 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from 'node:http'
+import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http'
 import type * as Https from 'node:https'
 import { createRequire } from 'node:module'
+import { urlToHttpOptions } from 'node:url'
 import { monotonicMs } from '../clock.js'
 
 /** What one webhook attempt came to. Never an exception: every failure is described here. */
@@ -32,6 +33,24 @@ export function createWebhookTransport(): WebhookTransport {
   const http: Client = { request: httpRequest, agent: new HttpAgent({ keepAlive: true }) }
   let https: Client | undefined
   const inFlight = new Set<() => void>()
+  const targets = new Map<string, Target | string>()
+
+  /** A receiver's URL as node's request takes it, parsed once per URL (an endpoint gets every event); or why it is not a URL. */
+  function targetOf(url: string): Target | string {
+    let target = targets.get(url)
+    if (target === undefined) {
+      try {
+        const parsed = new URL(url)
+        target = { secure: parsed.protocol === 'https:', options: urlToHttpOptions(parsed) }
+      } catch {
+        target = `'${url}' is not a valid URL`
+      }
+      // Endpoints are few; a sandbox whose URLs change all the time only empties the cache now and then.
+      if (targets.size >= MAX_TARGETS) targets.clear()
+      targets.set(url, target)
+    }
+    return target
+  }
 
   function post(input: { url: string; headers: Record<string, string>; body: string; timeoutMs: number }): Promise<AttemptOutcome> {
     const started = monotonicMs()
@@ -51,18 +70,15 @@ export function createWebhookTransport(): WebhookTransport {
         abort()
       }, input.timeoutMs)
 
-      let url: URL
-      try {
-        url = new URL(input.url)
-      } catch {
-        finish({ status: null, error: `'${input.url}' is not a valid URL`, excerpt: null })
+      const target = targetOf(input.url)
+      if (typeof target === 'string') {
+        finish({ status: null, error: target, excerpt: null })
         return
       }
-      const secure = url.protocol === 'https:'
       const headers = { ...input.headers, 'content-length': String(Buffer.byteLength(input.body)) }
       try {
-        const { request, agent } = secure ? (https ??= httpsClient()) : http
-        const req = request(url, { method: 'POST', headers, agent })
+        const { request, agent } = target.secure ? (https ??= httpsClient()) : http
+        const req = request({ ...target.options, method: 'POST', headers, agent })
         abort = () => req.destroy()
         inFlight.add(abort)
         req.on('response', (res) => {
@@ -88,6 +104,13 @@ export function createWebhookTransport(): WebhookTransport {
       https?.agent.destroy()
     },
   }
+}
+
+const MAX_TARGETS = 1000
+
+interface Target {
+  secure: boolean
+  options: RequestOptions
 }
 
 interface Client {
