@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig, type SettingNames } from './config.js'
-import { createControlClient, type ControlClient, type EventMatch, type SandboxEvent } from './client/control-client.js'
+import { createControlClient, type ControlClient, type EventMatch, type SandboxEvent, type SandboxRequest, type SandboxRequestExpectation } from './client/control-client.js'
+import { assertRequests, type NoRequestExpectation, type RequestExpectationOptions } from './client/request-expectation.js'
 import { createRequestLog } from './http/middleware/request-log.js'
 import { describeListenError } from './listen-error.js'
 import { createLogger } from './logger.js'
@@ -32,6 +33,16 @@ export interface RunningSandbox {
    * real time; a timeout's error says what it waited for and what the account had.
    */
   waitForEvent(match: EventMatch, options?: { timeoutMs?: number }): Promise<SandboxEvent>
+  /**
+   * Asserts what the code under test sent (`POST /_sandbox/requests/expect`), on the default key's
+   * account unless `api_key` or `account_id` says otherwise: at least `count` (default 1) matching
+   * requests, or exactly `count` with `exactly`, waiting up to `withinMs` of real time (default 0).
+   * Answers the matched requests, newest first; otherwise throws a RequestExpectationError whose
+   * message shows the expectation and the closest requests as `field: expected …, got …`.
+   */
+  expectRequest(expectation: SandboxRequestExpectation, options?: RequestExpectationOptions): Promise<SandboxRequest[]>
+  /** Asserts that no matching request came, over `withinMs` of real time (the whole window is waited). */
+  expectNoRequest(expectation: NoRequestExpectation, options?: RequestExpectationOptions): Promise<void>
   /** Stops serving, cancels timers and flushes the data file. Safe to call twice. */
   close(): Promise<void>
 }
@@ -59,24 +70,28 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   const { url, baseUrl, streamUrl, apiKey } = addressesOf(sandbox, address)
   let closing: Promise<void> | undefined
   const control = createControlClient({ baseUrl, controlToken: config.controlToken })
+  const ownKey = <T extends { api_key?: string; account_id?: string }>(match: T): T => (match.api_key === undefined && match.account_id === undefined ? { ...match, api_key: apiKey } : match)
   return {
     url,
     baseUrl,
     streamUrl,
     apiKey,
     control,
-    waitForEvent: (match, options) => control.waitForEvent(match.api_key === undefined && match.account_id === undefined ? { ...match, api_key: apiKey } : match, options),
+    waitForEvent: (match, options) => control.waitForEvent(ownKey(match), options),
+    expectRequest: (expectation, options) => assertRequests(control.expectRequest, ownKey(expectation), options),
+    expectNoRequest: async (expectation, options) => void (await assertRequests(control.expectRequest, { ...ownKey(expectation), count: 0, exactly: true }, options)),
     close: () => (closing ??= sandbox.close()),
   }
 }
 
 export { createControlClient, EventWaitTimeoutError, SandboxControlError } from './client/control-client.js'
+export { RequestExpectationError, type NoRequestExpectation, type RequestExpectationOptions } from './client/request-expectation.js'
 export { createWebhookReceiver, type ReceivedDelivery, type WebhookReceiver, type WebhookReceiverOptions } from './client/webhook-receiver.js'
 export type {
   EventFilter, EventMatch, SandboxEvent, SandboxEventPage,
   AccountPaymentFilter, AccountWhitelistFilter, ControlClient, ControlClientOptions, DeliveryFilter, FailPaymentInput, PageOptions, PostingFilter, RequestFilter, SandboxClock, SandboxCreatedKey,
   SandboxCreateKeyInput, SandboxDelivery, SandboxFault, SandboxFaultInput, SandboxHealth, SandboxMagicAddress, SandboxOutcomeRule, SandboxOutcomeRuleInput,
-  SandboxPayment, SandboxPricePin, SandboxRequest, SandboxResetResult, SandboxRestoreResult, SandboxSnapshot, SandboxWallet,
+  SandboxPayment, SandboxPricePin, SandboxRequest, SandboxRequestDifference, SandboxRequestExpectation, SandboxRequestExpectationResult, SandboxResetResult, SandboxRestoreResult, SandboxSnapshot, SandboxWallet,
   SandboxBalance, SandboxLedgerTransaction, SandboxPayout, SandboxSettlement, SandboxSettlementFailureCode, SettlementFilter, SandboxWebhookEndpoint, SandboxWhitelistedAddress,
 } from './client/control-client.js'
 export { ConfigError }

@@ -1,7 +1,7 @@
-import { ApiError, echoId, notFound } from '../../errors.js'
+import { ApiError, echoId } from '../../errors.js'
 import { UnknownCursorError, type EventLog, type EventSelection } from '../../events/event-log.js'
-import type { RequestContext } from '../../http/context.js'
 import { defineRoute } from '../../http/route.js'
+import { accountOf } from './account-selection.js'
 import { EventListExtraSchema, ListEventsQuery, LoggedEventSchema } from '../../schemas/event-log.js'
 
 /**
@@ -34,20 +34,4 @@ export function eventControlRoutes(log: EventLog) {
       },
     }),
   ]
-}
-
-/** The account `api_key` or `account_id` names (404 when none has it), or undefined for every account. */
-function accountOf(ctx: RequestContext, query: { api_key?: string; account_id?: string }): string | undefined {
-  const { store } = ctx.deps
-  let accountId = query.account_id
-  if (accountId !== undefined && !store.accounts.has(accountId)) throw notFound('account', accountId, 'account_id')
-  if (query.api_key !== undefined) {
-    const key = store.keys.get(query.api_key)
-    if (!key) throw new ApiError('resource_missing', `No account uses the key '${echoId(query.api_key)}': a key gets its account with its first /v1 request, or from POST /_sandbox/keys.`, { param: 'api_key' })
-    if (accountId !== undefined && key.account_id !== accountId) {
-      throw new ApiError('parameter_invalid', `api_key belongs to account ${key.account_id}, not to account_id ${accountId}; give one of them.`, { param: 'account_id' })
-    }
-    accountId = key.account_id
-  }
-  return accountId
 }
