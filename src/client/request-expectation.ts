@@ -30,8 +30,11 @@ export async function assertRequests(
 ): Promise<SandboxRequest[]> {
   const sent = options.withinMs === undefined ? expectation : { ...expectation, within_ms: options.withinMs }
   const result = await check(sent)
-  if (!result.satisfied) throw new RequestExpectationError(describeFailure(sent, result), sent, result)
-  return result.matched
+  if (result.satisfied) return result.matched
+  const error = new RequestExpectationError(describeFailure(sent, result), sent, result)
+  // The stack starts at the test's own call, as an assertion library's does.
+  Error.captureStackTrace(error, assertRequests)
+  throw error
 }
 
 /** How many near misses and matched requests a message lists. */
