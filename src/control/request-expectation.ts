@@ -2,7 +2,6 @@ import { isDeepStrictEqual } from 'node:util'
 import type { RequestExpectation, RequestJournalEntry } from '../schemas/requests.js'
 import { maskAuthorization, maskQuery } from './request-capture.js'
 import type { EntryTest } from './request-journal.js'
-import { present } from './request-journal.js'
 import { pathMatcher, statusMatches } from './request-match.js'
 
 /**
@@ -99,9 +98,9 @@ function compare(expected: unknown, actual: unknown, field: string, differences:
 export function patternTest(pattern: RequestPattern): EntryTest {
   const path = pattern.path === undefined ? undefined : pathMatcher(pattern.path)
   return (ring, i) => {
-    if (pattern.method !== undefined && ring.get('method', i) !== pattern.method) return false
-    if (path !== undefined && !path(ring.get('path', i))) return false
-    return differencesOf(pattern, present(ring.entryAt(i))).length === 0
+    if (pattern.method !== undefined && ring.methodAt(i) !== pattern.method) return false
+    if (path !== undefined && !path(ring.pathAt(i))) return false
+    return differencesOf(pattern, ring.entryAt(i)).length === 0
   }
 }
 

@@ -1,7 +1,7 @@
 import type { Request, Response } from 'express'
 import { JOURNAL_BODY_BYTES, type RequestJournalEntry } from '../schemas/requests.js'
-import { JournalRing, type KeptRequest } from './journal-ring.js'
-import { bodyText, createRequestCapture, headersOf } from './request-capture.js'
+import { JournalRing } from './journal-ring.js'
+import { createRequestCapture } from './request-capture.js'
 
 /**
  * `GET /_sandbox/requests` and `POST /_sandbox/requests/expect` (CONTRACT.md sections 10 and 23):
@@ -35,7 +35,8 @@ interface Waiter {
 export interface RequestJournal {
   /** False with `--request-log-limit 0`: nothing is kept. */
   readonly enabled: boolean
-  record(req: Request, res: Response, info: { requestId: string; durationMs: number; at: string }): void
+  /** Keeps a request once it has been answered (or dropped); `atMs`: its arrival on the sandbox clock. */
+  record(req: Request, res: Response, timing: { requestId: string; durationMs: number }, atMs: number): void
   /** The entries of `whose` recorded after the one with id `after` (all without it) that `test` keeps, newest first; `offset` and `limit` pick a page. */
   list(whose: Whose, test: EntryTest, page: { after?: string; offset: number; limit: number }): { items: RequestJournalEntry[]; total: number }
   /**
@@ -48,11 +49,11 @@ export interface RequestJournal {
   close(): void
 }
 
-export function createRequestJournal(options: { limit: number; accountOfKey: (authorization: string) => string | undefined }): RequestJournal {
-  const { limit, accountOfKey } = options
+export function createRequestJournal(options: { limit: number; accountOfKey: (authorization: string) => string | undefined; byteBudget?: number }): RequestJournal {
+  const { limit, accountOfKey, byteBudget = BYTE_BUDGET } = options
   const capture = createRequestCapture()
   const rings = new Map<string, JournalRing>()
-  let unowned = new JournalRing(limit)
+  let unowned = new JournalRing(limit, null)
   const waiters = new Set<Waiter>()
   let seq = 0
   /** Bytes of bodies and headers every ring holds. */
@@ -69,7 +70,7 @@ export function createRequestJournal(options: { limit: number; accountOfKey: (au
     let found = -1
     for (const ring of ringsOf(whose)) {
       const index = ring.lastIndexOf(id)
-      if (index !== -1) found = Math.max(found, ring.get('seq', index))
+      if (index !== -1) found = Math.max(found, ring.seqAt(index))
     }
     if (found === -1) throw new UnknownRequestError(id)
     return found
@@ -84,28 +85,27 @@ export function createRequestJournal(options: { limit: number; accountOfKey: (au
 
   return {
     enabled: limit > 0,
-    record(req, res, info) {
+    record(req, res, timing, atMs) {
       if (limit === 0) return
-      const captured = capture.capture(req, res, info, held > BYTE_BUDGET ? SHORT_BODY_BYTES : JOURNAL_BODY_BYTES)
+      const captured = capture.capture(req, res, timing, atMs)
       if (captured === undefined) return
       const authorization = req.headers.authorization
       const accountId = (res.locals.accountId as string | undefined) ?? (authorization === undefined ? undefined : accountOfKey(authorization)) ?? null
       let ring = accountId === null ? unowned : rings.get(accountId)
-      if (!ring) rings.set(accountId!, (ring = new JournalRing(limit)))
-      const entry = captured as KeptRequest
-      entry.seq = ++seq
-      entry.accountId = accountId
-      held += entry.bytes - ring.push(entry)
+      if (!ring) rings.set(accountId!, (ring = new JournalRing(limit, accountId)))
+      const before = ring.bytes
+      ring.push(++seq, captured, held > byteBudget ? SHORT_BODY_BYTES : JOURNAL_BODY_BYTES)
+      held += ring.bytes - before
       if (waiters.size > 0) wake(ring, accountId)
     },
     list(whose, test, { after, offset, limit: pageLimit }) {
       const from = after === undefined ? 0 : seqOf(whose, after)
       const hits: Array<{ ring: JournalRing; index: number; seq: number }> = []
       for (const ring of ringsOf(whose)) {
-        for (let index = ring.firstAfter(from); index < ring.size; index++) if (test(ring, index)) hits.push({ ring, index, seq: ring.get('seq', index) })
+        for (let index = ring.firstAfter(from); index < ring.size; index++) if (test(ring, index)) hits.push({ ring, index, seq: ring.seqAt(index) })
       }
       hits.sort((a, b) => b.seq - a.seq)
-      return { items: hits.slice(offset, offset + pageLimit).map(({ ring, index }) => present(ring.entryAt(index))), total: hits.length }
+      return { items: hits.slice(offset, offset + pageLimit).map(({ ring, index }) => ring.entryAt(index)), total: hits.length }
     },
     waitFor(whose, test, ms, abandoned) {
       return new Promise((resolve) => {
@@ -127,33 +127,11 @@ export function createRequestJournal(options: { limit: number; accountOfKey: (au
         return
       }
       rings.clear()
-      unowned = new JournalRing(limit)
+      unowned = new JournalRing(limit, null)
       held = 0
     },
     close() {
       for (const waiter of [...waiters]) waiter.wake()
     },
-  }
-}
-
-/** A kept request as `GET /_sandbox/requests` answers it. */
-export function present(kept: KeptRequest): RequestJournalEntry {
-  return {
-    id: kept.id,
-    method: kept.method,
-    path: kept.path,
-    query: kept.query,
-    status: kept.status === 0 ? null : kept.status,
-    duration_ms: kept.durationMs,
-    api_key: kept.apiKey,
-    account_id: kept.accountId,
-    idempotency_key: kept.idempotencyKey,
-    headers: headersOf(kept.headers),
-    replayed: kept.replayed,
-    fault: kept.fault as RequestJournalEntry['fault'],
-    at: kept.at,
-    request_body: bodyText(kept.requestBody),
-    response_body: bodyText(kept.responseBody),
-    truncated: kept.truncated,
   }
 }

@@ -52,10 +52,10 @@ export function filterTest(filter: JournalFilter): (ring: JournalRing, i: number
   const { method, status, idempotency_key: idempotencyKey } = filter
   const path = filter.path === undefined ? undefined : pathMatcher(filter.path)
   return (ring, i) => {
-    if (method !== undefined && ring.get('method', i) !== method) return false
-    if (path !== undefined && !path(ring.get('path', i))) return false
-    if (status !== undefined && !statusMatches(status, ring.get('status', i) || null)) return false
-    if (idempotencyKey !== undefined && ring.get('idempotencyKey', i) !== idempotencyKey) return false
+    if (method !== undefined && ring.methodAt(i) !== method) return false
+    if (status !== undefined && !statusMatches(status, ring.statusAt(i) || null)) return false
+    if (path !== undefined && !path(ring.pathAt(i))) return false
+    if (idempotencyKey !== undefined && ring.idempotencyKeyAt(i) !== idempotencyKey) return false
     return true
   }
 }

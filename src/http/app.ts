@@ -127,8 +127,8 @@ function identifyAndJournal(deps: AppDeps, http: HttpServices): RequestHandler {
     if (http.onResponse) res.on('finish', () => http.onResponse!(req, res, done()))
     // 'close' also comes for requests that never got an answer (dropped, held, abandoned by the client).
     if (http.journal) {
-      const at = deps.clock.nowIso()
-      res.on('close', () => http.journal!.record(req, res, { ...done(), at }))
+      const at = deps.clock.now()
+      res.on('close', () => http.journal!.record(req, res, done(), at))
     }
     next()
   }
