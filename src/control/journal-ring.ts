@@ -1,4 +1,5 @@
 import type { RequestJournalEntry } from '../schemas/requests.js'
+import { firstAfter } from '../long-polls.js'
 import { ByteSegments } from './byte-segments.js'
 
 /**
@@ -152,14 +153,7 @@ export class JournalRing {
 
   /** The position of the first entry recorded after `seq` (entries are in seq order): `size` when none was. */
   firstAfter(seq: number): number {
-    let low = 0
-    let high = this.size
-    while (low < high) {
-      const middle = (low + high) >>> 1
-      if (this.seqAt(middle) <= seq) low = middle + 1
-      else high = middle
-    }
-    return low
+    return firstAfter(this.size, this.seqAt, seq)
   }
 
   /** The entry's id, path, query, idempotency key, then its headers' names and values. */

@@ -2,6 +2,7 @@ import type { Request, Response } from 'express'
 import { JOURNAL_BODY_BYTES, type RequestJournalEntry } from '../schemas/requests.js'
 import { JournalRing } from './journal-ring.js'
 import { createRequestCapture } from './request-capture.js'
+import { createLongPolls } from '../long-polls.js'
 
 /**
  * `GET /_sandbox/requests` and `POST /_sandbox/requests/expect` (CONTRACT.md sections 10 and 23):
@@ -26,12 +27,6 @@ export type EntryTest = (ring: JournalRing, i: number) => boolean
 
 export class UnknownRequestError extends Error {}
 
-interface Waiter {
-  whose: Whose
-  test: EntryTest
-  wake: () => void
-}
-
 export interface RequestJournal {
   /** False with `--request-log-limit 0`: nothing is kept. */
   readonly enabled: boolean
@@ -54,7 +49,7 @@ export function createRequestJournal(options: { limit: number; accountOfKey: (au
   const capture = createRequestCapture()
   const rings = new Map<string, JournalRing>()
   let unowned = new JournalRing(limit, null)
-  const waiters = new Set<Waiter>()
+  const polls = createLongPolls<[ring: JournalRing, index: number]>()
   let seq = 0
   /** Bytes of bodies and headers every ring holds. */
   let held = 0
@@ -76,13 +71,6 @@ export function createRequestJournal(options: { limit: number; accountOfKey: (au
     return found
   }
 
-  function wake(ring: JournalRing, accountId: string | null): void {
-    const newest = ring.size - 1
-    for (const waiter of waiters) {
-      if ((waiter.whose === undefined || waiter.whose === accountId) && waiter.test(ring, newest)) waiter.wake()
-    }
-  }
-
   return {
     enabled: limit > 0,
     record(req, res, timing, atMs) {
@@ -96,7 +84,7 @@ export function createRequestJournal(options: { limit: number; accountOfKey: (au
       const before = ring.bytes
       ring.push(++seq, captured, held > byteBudget ? SHORT_BODY_BYTES : JOURNAL_BODY_BYTES)
       held += ring.bytes - before
-      if (waiters.size > 0) wake(ring, accountId)
+      if (polls.size > 0) polls.notify(ring, ring.size - 1)
     },
     list(whose, test, { after, offset, limit: pageLimit }) {
       const from = after === undefined ? 0 : seqOf(whose, after)
@@ -107,19 +95,7 @@ export function createRequestJournal(options: { limit: number; accountOfKey: (au
       hits.sort((a, b) => b.seq - a.seq)
       return { items: hits.slice(offset, offset + pageLimit).map(({ ring, index }) => ring.entryAt(index)), total: hits.length }
     },
-    waitFor(whose, test, ms, abandoned) {
-      return new Promise((resolve) => {
-        const waiter: Waiter = { whose, test, wake: () => finish() }
-        const timer = setTimeout(() => finish(), ms)
-        const finish = () => {
-          clearTimeout(timer)
-          waiters.delete(waiter)
-          resolve()
-        }
-        waiters.add(waiter)
-        void abandoned.then(finish)
-      })
-    },
+    waitFor: (whose, test, ms, abandoned) => polls.wait((ring, index) => (whose === undefined || whose === ring.accountId) && test(ring, index), ms, abandoned),
     clear(accountId) {
       if (accountId !== undefined) {
         held -= rings.get(accountId)?.bytes ?? 0
@@ -130,8 +106,6 @@ export function createRequestJournal(options: { limit: number; accountOfKey: (au
       unowned = new JournalRing(limit, null)
       held = 0
     },
-    close() {
-      for (const waiter of [...waiters]) waiter.wake()
-    },
+    close: () => polls.wakeAll(),
   }
 }
