@@ -1,6 +1,7 @@
 import type { RequestJournalEntry } from '../schemas/requests.js'
 import { firstAfter } from '../long-polls.js'
 import { ByteSegments } from './byte-segments.js'
+import { headersOf, type CapturedRequest } from './request-capture.js'
 
 /**
  * One account's recorded requests (or those without an account), the newest `capacity`, for the
@@ -12,24 +13,6 @@ import { ByteSegments } from './byte-segments.js'
  * numbers into typed columns, and only values the process shares anyway (the method, the masked
  * key, the fault) are kept as strings. An entry is built only when read.
  */
-
-/** A request as captured (request-capture.ts), about to be kept. */
-export interface CapturedRequest {
-  /** Its id, path, query ('' without one), idempotency key ('' without one), then its headers' names and values, secrets masked. */
-  head: string[]
-  hasIdempotencyKey: boolean
-  method: string
-  /** 0 when no answer was sent. */
-  status: number
-  durationMs: number
-  atMs: number
-  apiKey: string | null
-  replayed: boolean
-  fault: string | null
-  headersCut: boolean
-  requestBody: Buffer | undefined
-  responseBody: string | Buffer | undefined
-}
 
 /**
  * The texts of an entry, one after the other in its segment, as UTF-8: first its id, path, query,
@@ -135,7 +118,7 @@ export class JournalRing {
       api_key: this.apiKeys[slot]!,
       account_id: this.accountId,
       idempotency_key: flags & HAS_IDEMPOTENCY_KEY ? head[IDEMPOTENCY_KEY]! : null,
-      headers: headersOf(head),
+      headers: headersOf(head, HEADERS),
       replayed: (flags & REPLAYED) !== 0,
       fault: this.faults[slot] as RequestJournalEntry['fault'],
       at: new Date(this.times[slot]!).toISOString(),
@@ -215,14 +198,4 @@ function isCut(body: string | Buffer | undefined, kept: number, limit: number): 
   if (typeof body !== 'string') return body.length > kept
   // Text of up to a third of `limit` characters had room enough (a character takes at most 3 bytes).
   return body.length * 3 > limit && Buffer.byteLength(body) > kept
-}
-
-/** The head's headers → `{name: value}`, names in lower case, repeated ones joined with ", ". */
-function headersOf(parts: readonly string[]): Record<string, string> {
-  const headers: Record<string, string> = {}
-  for (let i = HEADERS; i + 1 < parts.length; i += 2) {
-    const name = parts[i]!.toLowerCase()
-    headers[name] = name in headers ? `${headers[name]}, ${parts[i + 1]}` : parts[i + 1]!
-  }
-  return headers
 }

@@ -1,5 +1,4 @@
 import type { Request, Response } from 'express'
-import type { CapturedRequest } from './journal-ring.js'
 
 /**
  * What the request journal keeps of one `/v1` request, taken once it has been answered (or
@@ -18,6 +17,24 @@ const MASKED_KEYS = 256
 interface Masked {
   key: string | null
   header: string
+}
+
+/** A request as captured (request-capture.ts), about to be kept. */
+export interface CapturedRequest {
+  /** Its id, path, query ('' without one), idempotency key ('' without one), then its headers' names and values, secrets masked. */
+  head: string[]
+  hasIdempotencyKey: boolean
+  method: string
+  /** 0 when no answer was sent. */
+  status: number
+  durationMs: number
+  atMs: number
+  apiKey: string | null
+  replayed: boolean
+  fault: string | null
+  headersCut: boolean
+  requestBody: Buffer | undefined
+  responseBody: string | Buffer | undefined
 }
 
 export interface RequestCapture {
@@ -94,6 +111,16 @@ function addHeaders(head: string[], raw: readonly string[], auth: Masked | undef
     head.push(name, value)
   }
   return false
+}
+
+/** The headers' names and values from `parts[from]` on → `{name: value}`, names in lower case, repeated ones joined with ", ". */
+export function headersOf(parts: readonly string[], from: number): Record<string, string> {
+  const headers: Record<string, string> = {}
+  for (let i = from; i + 1 < parts.length; i += 2) {
+    const name = parts[i]!.toLowerCase()
+    headers[name] = name in headers ? `${headers[name]}, ${parts[i + 1]}` : parts[i + 1]!
+  }
+  return headers
 }
 
 /** `sk_test_…_key`: the key's kind and, for keys of 12+ characters, its last 4, as the journal shows them. */
