@@ -52,6 +52,14 @@ export class ByteSegments {
     return written
   }
 
+  /** Writes `value`, all of whose characters are latin1, one byte each; answers the bytes written. */
+  latin1(value: string): number {
+    const segment = this.segments[this.segments.length - 1]!
+    const written = segment.bytes.write(value, segment.used, 'latin1')
+    segment.used += written
+    return written
+  }
+
   /** Copies `value`'s first `max` bytes of UTF-8, less the start of a character that did not fit; answers the bytes written. */
   copy(value: Buffer, max: number): number {
     let end = Math.min(max, value.length)
@@ -72,9 +80,9 @@ export class ByteSegments {
   }
 
   /** `length` bytes at `offset` into the record at `place`, decoded. */
-  read(place: number, offset: number, length: number): string {
+  read(place: number, offset: number, length: number, encoding: 'utf8' | 'latin1'): string {
     const start = (place % SERIAL) + offset
-    return this.segmentAt(place).bytes.toString('utf8', start, start + length)
+    return this.segmentAt(place).bytes.toString(encoding, start, start + length)
   }
 
   /** Lets the record at `place`, of `length` bytes, go (records go in the order they were written). */

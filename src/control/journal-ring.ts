@@ -1,7 +1,7 @@
 import type { RequestJournalEntry } from '../schemas/requests.js'
 import { firstAfter } from '../long-polls.js'
 import { ByteSegments } from './byte-segments.js'
-import { headersOf, type CapturedRequest } from './request-capture.js'
+import { headersOf, KEPT_ELLIPSIS, type CapturedRequest } from './request-capture.js'
 
 /**
  * One account's recorded requests (or those without an account), the newest `capacity`, for the
@@ -15,10 +15,10 @@ import { headersOf, type CapturedRequest } from './request-capture.js'
  */
 
 /**
- * The texts of an entry, one after the other in its segment, as UTF-8: first its id, path, query,
- * idempotency key and headers joined by NUL (which none of them can hold), then the two bodies. Three
- * writes a request: each write leaves the JavaScript heap, and one for each header cost more than
- * the rest of the journal.
+ * The texts of an entry, one after the other in its segment: first its head, its id, path, query,
+ * idempotency key and headers joined by NUL (which none of them can hold), as latin1
+ * (request-capture.ts says why), then the two bodies as UTF-8. Three writes a request: each write
+ * leaves the JavaScript heap, and one for each header cost more than the rest of the journal.
  */
 const HEAD = 0
 const REQUEST_BODY = 1
@@ -80,10 +80,10 @@ export class JournalRing {
     const { segments } = this
     const { requestBody, responseBody } = request
     const head = request.head.join('\0')
-    // Room for all of it: a character takes at most 3 bytes of UTF-8; the exact counts come from the writes.
+    // Room for all of it: a character of the answer takes at most 3 bytes of UTF-8; the exact counts come from the writes.
     const responseRoom = Math.min(typeof responseBody === 'string' ? responseBody.length * 3 : (responseBody?.length ?? 0), bodyBytes)
-    segments.begin(3 * head.length + Math.min(requestBody?.length ?? 0, bodyBytes) + responseRoom)
-    lengths[at + HEAD] = segments.text(head)
+    segments.begin(head.length + Math.min(requestBody?.length ?? 0, bodyBytes) + responseRoom)
+    lengths[at + HEAD] = segments.latin1(head)
     lengths[at + REQUEST_BODY] = requestBody ? segments.copy(requestBody, bodyBytes) : 0
     lengths[at + RESPONSE_BODY] = responseBody === undefined ? 0 : typeof responseBody === 'string' ? segments.text(responseBody, bodyBytes) : segments.copy(responseBody, bodyBytes)
     this.places[slot] = segments.end()
@@ -141,7 +141,7 @@ export class JournalRing {
 
   /** The entry's id, path, query, idempotency key, then its headers' names and values. */
   private headOf(slot: number): string[] {
-    return this.text(slot, HEAD).split('\0')
+    return this.text(slot, HEAD).replaceAll(KEPT_ELLIPSIS, '…').split('\0')
   }
 
   /** One of the texts of the entry in `slot`. */
@@ -149,7 +149,7 @@ export class JournalRing {
     const at = slot * TEXTS
     let offset = 0
     for (let before = 0; before < part; before++) offset += this.lengths[at + before]!
-    return this.segments.read(this.places[slot]!, offset, this.lengths[at + part]!)
+    return this.segments.read(this.places[slot]!, offset, this.lengths[at + part]!, part === HEAD ? 'latin1' : 'utf8')
   }
 
   private slot(i: number): number {

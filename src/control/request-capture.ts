@@ -13,10 +13,20 @@ export const HEADER_CHARACTERS = 8 * 1024
 /** Distinct Authorization headers whose masked forms are kept. */
 const MASKED_KEYS = 256
 
-/** The masked forms of one Authorization header: the key alone (`api_key`) and the header (`Bearer sk_test_…_key`). */
+/**
+ * How the head of a request (its id, path, query, idempotency key and headers) is kept: as latin1,
+ * one byte a character, as HTTP gives them, the cheapest text to write; a mask's ellipsis, the one
+ * character beyond latin1, as this control character, which none of them can hold. A head with one
+ * character beyond latin1 was a two-byte string, slower to join and to write.
+ */
+export const KEPT_ELLIPSIS = '\x01'
+const keptForm = (text: string) => text.replaceAll('…', KEPT_ELLIPSIS)
+
+/** The masked forms of one Authorization header: the key alone (`api_key`), the header (`Bearer sk_test_…_key`), and the header as kept. */
 interface Masked {
   key: string | null
   header: string
+  kept: string
 }
 
 /** A request as captured (request-capture.ts), about to be kept. */
@@ -67,7 +77,7 @@ export function createRequestCapture(): RequestCapture {
       const idempotencyKey = req.headers['idempotency-key']
       const authorization = req.headers.authorization
       const auth = authorization === undefined ? undefined : masked(authorization)
-      const head = [timing.requestId, path, query ? maskQuery(query).slice(0, MAX_QUERY_LENGTH) : '', typeof idempotencyKey === 'string' ? idempotencyKey.slice(0, MAX_IDEMPOTENCY_KEY_LENGTH) : '']
+      const head = [timing.requestId, path, query ? keptForm(maskQuery(query).slice(0, MAX_QUERY_LENGTH)) : '', typeof idempotencyKey === 'string' ? idempotencyKey.slice(0, MAX_IDEMPOTENCY_KEY_LENGTH) : '']
       const headersCut = addHeaders(head, req.rawHeaders, auth)
       return {
         head,
@@ -77,7 +87,7 @@ export function createRequestCapture(): RequestCapture {
         durationMs: Math.round(timing.durationMs * 10) / 10,
         atMs,
         apiKey: auth?.key ?? null,
-        replayed: res.getHeader('Idempotent-Replayed') === 'true',
+        replayed: res.locals.replayOf !== undefined,
         fault: (res.locals.fault as string | undefined) ?? null,
         headersCut,
         requestBody: nonEmpty(res.locals.requestBody as Buffer | undefined),
@@ -102,9 +112,9 @@ function addHeaders(head: string[], raw: readonly string[], auth: Masked | undef
     // Only names of these lengths can be secrets: most headers are let through without lowering their case.
     if (name.length === 13 || name.length === 19 || name.length === 6) {
       const lower = name.toLowerCase()
-      if (lower === 'authorization') value = auth?.header ?? '…'
-      else if (lower === 'proxy-authorization') value = maskAuthorization(value).header
-      else if (lower === 'cookie') value = '…'
+      if (lower === 'authorization') value = auth?.kept ?? KEPT_ELLIPSIS
+      else if (lower === 'proxy-authorization') value = maskAuthorization(value).kept
+      else if (lower === 'cookie') value = KEPT_ELLIPSIS
     }
     characters += name.length + value.length
     if (characters > HEADER_CHARACTERS) return true
@@ -132,9 +142,9 @@ function mask(key: string): string {
 /** `Bearer sk_test_…_key`; another scheme keeps its name only (`Basic …`). */
 export function maskAuthorization(authorization: string): Masked {
   const bearer = /^Bearer +(\S+)\s*$/i.exec(authorization)?.[1]
-  if (bearer) return { key: mask(bearer), header: `Bearer ${mask(bearer)}` }
   const scheme = /^(\S+)\s/.exec(authorization)?.[1]
-  return { key: null, header: scheme ? `${scheme} …` : '…' }
+  const header = bearer ? `Bearer ${mask(bearer)}` : scheme ? `${scheme} …` : '…'
+  return { key: bearer ? mask(bearer) : null, header, kept: keptForm(header) }
 }
 
 /** A key in the query string (`?api_key=`) is masked like the header's. */

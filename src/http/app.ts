@@ -123,7 +123,7 @@ function identifyAndJournal(deps: AppDeps, http: HttpServices): RequestHandler {
     res.setHeader('X-Request-Id', requestId)
     const started = performance.now()
     // X-Request-Id as sent: an idempotent replay carries the first request's id.
-    const done = () => ({ requestId: res.getHeader('X-Request-Id') as string, durationMs: performance.now() - started })
+    const done = () => ({ requestId: (res.locals.replayOf as string | undefined) ?? requestId, durationMs: performance.now() - started })
     if (http.onResponse) res.on('finish', () => http.onResponse!(req, res, done()))
     // 'close' also comes for requests that never got an answer (dropped, held, abandoned by the client).
     if (http.journal) {
