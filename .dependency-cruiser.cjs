@@ -67,7 +67,21 @@ module.exports = {
       name: 'clients-are-clients',
       severity: 'error',
       comment: 'The control client, the receivers and the terminal commands reach a sandbox over HTTP only, like a user\'s code: none of its inside (the schemas\' types and the model\'s names are the wire\'s).',
-      from: { path: '^src/(client|terminal)/' },
+      from: { path: '^src/(client|cli/terminal)/' },
+      to: { path: '^src/(store|ledger|lifecycle|control|http|api|stream|events|market|access)/' },
+    },
+    {
+      name: 'nothing-imports-the-face',
+      severity: 'error',
+      comment: 'The command line (src/cli/) stands on top: it uses the wiring, config and client; nothing below reaches up into it (the library entry starts sandboxes without it).',
+      from: { path: '^src/', pathNot: '^src/cli/' },
+      to: { path: '^src/cli/' },
+    },
+    {
+      name: 'parity-is-a-client',
+      comment: 'parity and record compare the sandbox with a hosted one over HTTP, as a user\'s code would: the hosted side is just another URL, so nothing of the server\'s inside may take part in the comparison. (src/parity/local-sandbox.ts starts a local sandbox through src/sandbox.ts, as exec does.)',
+      severity: 'error',
+      from: { path: '^src/parity/' },
       to: { path: '^src/(store|ledger|lifecycle|control|http|api|stream|events|market|access)/' },
     },
     {

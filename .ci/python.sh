@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
-# The Python plugin's suite (clients/python, docs/python.md) on CI: Debian's pytest and pytest-xdist
-# for /usr/bin/python3 (installed when missing, as .ci/run installs Chromium), the plugin installed
-# as the docs say into a virtual environment that sees them, then the suite against this checkout's
-# CLI, plainly and with -n 4. Writes .ci-results/python.json ({"passed": N, "failed": M}; a skipped
-# test counts as failed, since every test can run here) and exits non-zero when anything failed.
+# The Python plugin's suite (clients/python, docs/python.md) on CI: Debian's pytest, pytest-xdist and
+# pytest-asyncio for /usr/bin/python3 (installed when missing, as .ci/run installs Chromium), the
+# plugin installed as the docs say into a virtual environment that sees them, then the suite against
+# this checkout's CLI, plainly and with -n 4 (the twenty exec runs of the shared-sandbox example,
+# marked `repeated`, in the plain run only: each already runs four workers). Writes
+# .ci-results/python.json ({"passed": N, "failed": M}; a skipped test counts as failed, since every
+# test can run here) and exits non-zero when anything failed.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,6 +13,8 @@ python=/usr/bin/python3
 missing=()
 "$python" -c 'import pytest' 2>/dev/null || missing+=(python3-pytest)
 "$python" -c 'import xdist' 2>/dev/null || missing+=(python3-pytest-xdist)
+# The async example of docs/python.md is a pytest-asyncio test.
+"$python" -c 'import pytest_asyncio' 2>/dev/null || missing+=(python3-pytest-asyncio)
 "$python" -c 'import ensurepip, venv' 2>/dev/null || missing+=(python3-venv)
 # The Ed25519 example of docs/signing.md signs with it.
 "$python" -c 'import cryptography' 2>/dev/null || missing+=(python3-cryptography)
@@ -39,7 +43,7 @@ fi
 unset "${!WALLET_SANDBOX_@}"
 status=0
 "$venv/bin/python" -m pytest clients/python -p no:cacheprovider --junitxml=.ci-results/python-plain.xml || status=1
-"$venv/bin/python" -m pytest clients/python -p no:cacheprovider -n 4 --junitxml=.ci-results/python-n4.xml || status=1
+"$venv/bin/python" -m pytest clients/python -p no:cacheprovider -n 4 -m "not repeated" --junitxml=.ci-results/python-n4.xml || status=1
 
 "$python" - .ci-results/python-plain.xml .ci-results/python-n4.xml <<'EOF' || status=1
 import json, sys

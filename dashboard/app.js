@@ -83,6 +83,7 @@ async function refresh() {
     state.accountId = account?.id
     show('accounts', { accounts, id: account?.id }, (data) => views.renderAccounts(data.accounts, data.id))
     show('keys', account, views.renderKeys)
+    show('account-clock', account && (await control(`/clock?account_id=${encodeURIComponent(account.id)}`)), views.renderAccountClock)
     byId('content').hidden = false
     enableControls(true)
     if (account) {

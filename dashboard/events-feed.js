@@ -42,8 +42,10 @@ function take(log, answer) {
 
 /**
  * `onChange({ events, seen, dropped, state, error })`: the kept events newest first, how many events
- * of the selection were read in all, the account's dropped count, `reading`, `live` or `paused`, and
- * the last read's error until a read succeeds (a live feed tries again every RETRY_MS).
+ * of the selection were read in all, the account's dropped count, the state, and the last read's
+ * error until a read succeeds (a live feed tries again every RETRY_MS). The state is `reading`,
+ * `live` or `paused`, or, while a live feed's reads fail, `lost` when the sandbox did not answer at
+ * all (stopped, restarting) and `retrying` when it answered with an error: live only while it reads.
  * `onTokenRequired(error)`: the control API wants a token; the feed stops.
  */
 export function createEventFeed({ onChange, onTokenRequired }) {
@@ -53,7 +55,11 @@ export function createEventFeed({ onChange, onTokenRequired }) {
   let run
   let error
 
-  const stateOf = () => (run === undefined ? 'paused' : run.reading ? 'reading' : run.live ? 'live' : 'paused')
+  function stateOf() {
+    if (run === undefined) return 'paused'
+    if (error !== undefined && run.live) return error.code === 'no_answer' ? 'lost' : 'retrying'
+    return run.reading ? 'reading' : run.live ? 'live' : 'paused'
+  }
   const publish = () => onChange({ events: [...log.events].reverse(), seen: log.seen, dropped: log.dropped, state: stateOf(), error })
 
   function end(current) {
@@ -94,6 +100,10 @@ export function createEventFeed({ onChange, onTokenRequired }) {
         error = failure
         publish()
         if (!current.live) return end(current)
+        // No answer at all: the sandbox may come back as another one (restarted: its log new, its ids
+        // the same again), so once it answers the selection is read from the start, the rows shown
+        // staying until then; a read from the start does not wait, so the view is live again at once.
+        if (failure.code === 'no_answer') building = emptyLog(current.key)
         await pause(RETRY_MS, signal)
       }
     }

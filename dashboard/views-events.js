@@ -8,7 +8,7 @@ import { EVENT_TYPES } from './event-types.js'
 import { groupThousands } from './format.js'
 import { createPager } from './pager.js'
 
-const STATES = { reading: 'reading the log…', live: 'live', paused: 'paused' }
+const STATES = { reading: 'reading the log…', live: 'live', paused: 'paused', lost: 'lost the sandbox: trying again…', retrying: 'trying again…' }
 
 const objectIdOf = (event) => event.data?.object?.id
 

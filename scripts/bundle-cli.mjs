@@ -116,7 +116,7 @@ export const faker = new Faker({ locale: [${JSON.stringify({ metadata: en.metada
 }
 
 await build({
-  stdin: { contents: "export { main } from './src/cli.ts'\n", resolveDir: '.', loader: 'ts', sourcefile: 'cli-entry.ts' },
+  stdin: { contents: "export { main } from './src/cli/main.ts'\n", resolveDir: '.', loader: 'ts', sourcefile: 'cli-entry.ts' },
   bundle: true,
   platform: 'node',
   format: 'cjs',

@@ -60,11 +60,18 @@ const durationInput = (examples: string, minimumMs = 1) =>
     return ms
   })
 
+/** The seed when none is given: the fixtures' documented ids and keys come from it. */
+export const DEFAULT_SEED = 'wallet-sandbox'
+
 export const ConfigSchema = z.object({
   port: integer(0, 65535).default(4400),
   host: z.string().min(1).default('127.0.0.1'),
-  /** Seeds every generated id, address, secret, name and price. */
-  seed: z.string().min(1).default('wallet-sandbox'),
+  /**
+   * Seeds every generated id, address, secret, name and price (`seedOf`: DEFAULT_SEED when not
+   * given). Not given, under a real clock and without a data file, the ids of created objects also
+   * differ from one start to the next (CONTRACT.md section 24).
+   */
+  seed: z.string().min(1).optional(),
   auth: z.enum(['open', 'strict']).default('open'),
   envelope: z.enum(['wrapped', 'bare']).default('wrapped'),
   lenient: booleanInput.default(false),
@@ -112,6 +119,8 @@ export const ConfigSchema = z.object({
   quoteTtl: durationInput('30s, 2m or 45 (seconds)').default(30_000),
   logFormat: z.enum(['auto', 'pretty', 'json']).default('auto'),
   quiet: booleanInput.default(false),
+  /** The request log shows control-API requests (`/_sandbox/…`) too; by default only the rest. */
+  logControl: booleanInput.default(false),
   latency: latencyInput.optional(),
   errorRate: z.coerce.number().min(0).max(1).default(0),
 })
@@ -161,3 +170,15 @@ export function loadConfig(sources: { flags?: Partial<Record<ConfigKey, unknown>
   }
   return Object.freeze(parsed.data)
 }
+
+/** The seed everything generated comes from. */
+export const seedOf = (config: Pick<Config, 'seed'>): string => config.seed ?? DEFAULT_SEED
+
+/**
+ * Whether created objects get ids that differ from one start to the next: a sandbox in memory,
+ * on a real clock, whose seed nobody chose, is a developer's `npm start` beside a running app,
+ * which must never mistake a new event for one it processed before the restart. A seed, a manual
+ * clock or a data file asks for the same ids again.
+ */
+export const idsVaryAcrossStarts = (config: Pick<Config, 'seed' | 'clock' | 'dataFile'>): boolean =>
+  config.seed === undefined && config.clock === 'real' && config.dataFile === undefined

@@ -1,6 +1,7 @@
 import { ConfigError, loadConfig, type SettingNames } from './config.js'
-import { createControlClient, type ControlClient, type EventMatch, type SandboxEvent, type SandboxRequest, type SandboxRequestExpectation } from './client/control-client.js'
-import { assertRequests, type NoRequestExpectation, type RequestExpectationOptions } from './client/request-expectation.js'
+import { createControlClient, type ControlClient, type EventMatch, type SandboxAccount, type SandboxEvent, type SandboxRequest, type SandboxRequestExpectation } from './client/control-client.js'
+import { requestAssertions, type NoRequestExpectation, type RequestExpectationOptions } from './client/request-expectation.js'
+import { sharedControl } from './client/shared-sandbox.js'
 import { createRequestLog } from './http/middleware/request-log.js'
 import { describeListenError } from './listen-error.js'
 import { createLogger } from './logger.js'
@@ -43,9 +44,17 @@ export interface RunningSandbox {
   expectRequest(expectation: SandboxRequestExpectation, options?: RequestExpectationOptions): Promise<SandboxRequest[]>
   /** Asserts that no matching request came, over `withinMs` of real time (the whole window is waited). */
   expectNoRequest(expectation: NoRequestExpectation, options?: RequestExpectationOptions): Promise<void>
+  /**
+   * A fresh seeded account with a key of its own, whose clock, snapshot and restore are its own:
+   * what a test that shares the sandbox with others uses (CONTRACT.md section 24).
+   */
+  newAccount(): Promise<SandboxAccount>
   /** Stops serving, cancels timers and flushes the data file. Safe to call twice. */
   close(): Promise<void>
 }
+
+/** A sandbox started by someone else (`wallet-sandbox exec`), reached through its variables. */
+export type AttachedSandbox = Omit<RunningSandbox, 'close'>
 
 /** The library's errors name its options (`rateLimit`), never the CLI's flags (`--rate-limit`). */
 const OPTION_NAMES: SettingNames = { title: 'Invalid startSandbox() options', name: (key) => key }
@@ -57,7 +66,7 @@ const OPTION_NAMES: SettingNames = { title: 'Invalid startSandbox() options', na
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<RunningSandbox> {
   const config = loadConfig({ flags: toFlags({ port: 0, quiet: true, ...options }, 'startSandbox') }, OPTION_NAMES)
   const logger = createLogger({ quiet: config.quiet, json: config.logFormat === 'json' })
-  const sandbox = await createSandbox(config, { logger, requestLog: createRequestLog({ format: config.logFormat }) })
+  const sandbox = await createSandbox(config, { logger, requestLog: createRequestLog({ format: config.logFormat, control: config.logControl }) })
   let address
   try {
     address = await sandbox.listen()
@@ -70,17 +79,45 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
   const { url, baseUrl, streamUrl, apiKey } = addressesOf(sandbox, address)
   let closing: Promise<void> | undefined
   const control = createControlClient({ baseUrl, controlToken: config.controlToken })
-  const ownKey = <T extends { api_key?: string; account_id?: string }>(match: T): T => (match.api_key === undefined && match.account_id === undefined ? { ...match, api_key: apiKey } : match)
   return {
     url,
     baseUrl,
     streamUrl,
     apiKey,
-    control,
-    waitForEvent: (match, options) => control.waitForEvent(ownKey(match), options),
-    expectRequest: (expectation, options) => assertRequests(control.expectRequest, ownKey(expectation), options),
-    expectNoRequest: async (expectation, options) => void (await assertRequests(control.expectRequest, { ...ownKey(expectation), count: 0, exactly: true }, options)),
+    ...onDefaultKey(control, apiKey),
     close: () => (closing ??= sandbox.close()),
+  }
+}
+
+/** The sandbox handle's calls that read or wait on an account: the default key's, unless `api_key` or `account_id` names another. */
+function onDefaultKey(control: ControlClient, apiKey: string) {
+  const ownKey = <T extends { api_key?: string; account_id?: string }>(match: T): T => (match.api_key === undefined && match.account_id === undefined ? { ...match, api_key: apiKey } : match)
+  return {
+    control,
+    waitForEvent: (match: EventMatch, options?: { timeoutMs?: number }) => control.waitForEvent(ownKey(match), options),
+    ...requestAssertions(control.expectRequest, ownKey<SandboxRequestExpectation>),
+    newAccount: () => control.newAccount(),
+  }
+}
+
+/**
+ * The sandbox that `wallet-sandbox exec` (or whoever set `WALLET_SANDBOX_BASE_URL`) started, for a
+ * suite that runs beside others on it. Its sandbox-wide advance, snapshot, restore and reset warn
+ * once that they reach every test sharing the sandbox; `newAccount()` gives a test its own.
+ */
+export function attachSandbox(env: NodeJS.ProcessEnv = process.env): AttachedSandbox {
+  const baseUrl = env.WALLET_SANDBOX_BASE_URL
+  if (!baseUrl) throw new ConfigError('attachSandbox() needs WALLET_SANDBOX_BASE_URL (set by `wallet-sandbox exec -- …`); startSandbox() starts a sandbox of your own instead.')
+  if (/\/v1\/?$/.test(baseUrl)) throw new ConfigError(`WALLET_SANDBOX_BASE_URL is the address without /v1 (got ${baseUrl}); WALLET_SANDBOX_URL is the one with it.`)
+  const apiKey = env.WALLET_SANDBOX_API_KEY ?? 'sk_test_sandbox_default_key'
+  const control = sharedControl(createControlClient({ baseUrl, controlToken: env.WALLET_SANDBOX_CONTROL_TOKEN }))
+  const url = env.WALLET_SANDBOX_URL ?? `${baseUrl.replace(/\/+$/, '')}/v1`
+  return {
+    url,
+    baseUrl,
+    streamUrl: env.WALLET_SANDBOX_STREAM_URL ?? `${url.replace(/^http/, 'ws')}/stream`,
+    apiKey,
+    ...onDefaultKey(control, apiKey),
   }
 }
 
@@ -88,7 +125,7 @@ export { createControlClient, EventWaitTimeoutError, SandboxControlError } from 
 export { RequestExpectationError, type NoRequestExpectation, type RequestExpectationOptions } from './client/request-expectation.js'
 export { createWebhookReceiver, type ReceivedDelivery, type WebhookReceiver, type WebhookReceiverOptions } from './client/webhook-receiver.js'
 export type {
-  EventFilter, EventMatch, SandboxEvent, SandboxEventPage,
+  AccountScope, EventFilter, EventMatch, SandboxAccount, SandboxEvent, SandboxEventPage,
   AccountPaymentFilter, AccountWhitelistFilter, ControlClient, ControlClientOptions, DeliveryFilter, FailPaymentInput, PageOptions, PostingFilter, RequestFilter, SandboxClock, SandboxCreatedKey,
   SandboxCreateKeyInput, SandboxDelivery, SandboxFault, SandboxFaultInput, SandboxHealth, SandboxMagicAddress, SandboxOutcomeRule, SandboxOutcomeRuleInput,
   SandboxPayment, SandboxPricePin, SandboxRequest, SandboxRequestDifference, SandboxRequestExpectation, SandboxRequestExpectationResult, SandboxResetResult, SandboxRestoreResult, SandboxSnapshot, SandboxWallet,

@@ -68,3 +68,19 @@ export function restoreRng(state: RngState): Rng {
     },
   }
 }
+
+/**
+ * One generator per scope, derived from `parts` and the scope, made on first use: `family()` is the
+ * sandbox's, `family(accountId)` an account's, so that what one account draws never shifts what
+ * another gets (CONTRACT.md section 24).
+ */
+export function createRngFamily(...parts: Array<string | number>): (scope?: string) => Rng {
+  const members = new Map<string, Rng>()
+  return (scope) => {
+    const key = scope ?? ''
+    let rng = members.get(key)
+    // The sandbox's is the generator of `parts` alone, as it was before generators were per account.
+    if (!rng) members.set(key, (rng = scope === undefined ? createRng(...parts) : createRng(...parts, scope)))
+    return rng
+  }
+}

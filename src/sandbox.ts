@@ -1,15 +1,17 @@
+import { randomUUID } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Express, RequestHandler } from 'express'
 import { createClock, wallClockMs, type Clock } from './clock.js'
-import type { Config } from './config.js'
+import { idsVaryAcrossStarts, seedOf, type Config } from './config.js'
 import { accountControlRoutes } from './api/sandbox/accounts.js'
 import { createFaultRules } from './control/fault-rules.js'
 import { faultControlRoutes } from './api/sandbox/faults.js'
 import { requestControlRoutes } from './api/sandbox/requests.js'
 import { controlRoutes } from './api/sandbox/routes.js'
 import { createSandboxControl, type SandboxControl } from './control/sandbox-control.js'
+import { createAccountClocks } from './control/account-clocks.js'
 import { snapshotRoutes } from './api/sandbox/snapshots.js'
 import { webhookControlRoutes } from './api/sandbox/webhooks.js'
 import { ApiError } from './errors.js'
@@ -49,7 +51,7 @@ import { createPaymentSettlement } from './lifecycle/payment-settlement.js'
 import { createSettlementDecider } from './lifecycle/settlement-outcomes.js'
 import { createSettlementSteps } from './lifecycle/settlement-steps.js'
 import { createLogger, type Logger } from './logger.js'
-import { createRng } from './rng.js'
+import { createRng, createRngFamily } from './rng.js'
 import { createServices, type Services } from './services.js'
 import type { WebhookEndpointRecord } from './model/records.js'
 import type { AccountState } from './store/account-state.js'
@@ -131,10 +133,15 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
     busy: () => performance.now() - lastRequestAt < REQUESTS_PAUSE_MS,
   })
   const clock = createClock({ mode: config.clock, start: Date.parse(config.clockStart), onTaskError: (error) => logger.error('A scheduled task failed', error) })
+  const clocks = createAccountClocks({ store, clock })
+  clocks.load()
+  const seed = seedOf(config)
+  // The fixtures come from the seed; what is created later, from a seed of this start when ids must not repeat across starts.
+  const idSeed = idsVaryAcrossStarts(config) ? `${seed}/${randomUUID()}` : seed
   const bus = createBus()
   const publisher = createPublisher(bus, clock)
   const configuredEndpoint = configuredEndpointHook(config, clock)
-  const accounts = createAccounts({ store, clock, fixtures, seed: config.seed, configuredEndpoint })
+  const accounts = createAccounts({ store, clock, fixtures, seed, idSeed, configuredEndpoint })
   accounts.ensureDefault()
   // Accounts loaded from a data file were seeded before this run's --webhook-url.
   if (configuredEndpoint) {
@@ -144,22 +151,26 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
     })
     if (endpoints.length > 0) store.apply(endpoints)
   }
-  const webhooks = createWebhookEngine({ bus, clock, store, config, logger })
+  const webhooks = createWebhookEngine({ bus, clock, store, config, idSeed, logger })
   const events = createEventLog({ bus, limitPerAccount: config.eventLogLimit })
   // One price model for everything: pins (kept in the store) move the stream, GET /v1/prices and quotes alike.
   const pins = createPricePins({ store, clock })
   const priceFixture = readPriceFixture(fixtures.dir)
-  const prices = createPriceModel(priceFixture, config.seed, pins.legs)
+  const prices = createPriceModel(priceFixture, seed, pins.legs)
   const pairs = createTradingPairs(priceFixture)
   const screening = createScreening({ fixtures, store })
   const services = createServices({ config, store, clock, publisher, prices, pairs, decideSettlement: createSettlementDecider({ fixtures, screening }) })
-  const rules = createOutcomeRules({ store, rng: createRng(config.seed, 'outcome-rules') })
-  const faultRules = createFaultRules({ store, rng: createRng(config.seed, 'fault-rules') })
+  const rules = createOutcomeRules({ store, rngFor: createRngFamily(idSeed, 'outcome-rules') })
+  const faultRules = createFaultRules({ store, rngFor: createRngFamily(idSeed, 'fault-rules') })
   // A request refused before its key was checked (no route, say) still belongs to the account of a key the sandbox knows.
-  const journal = createRequestJournal({ limit: config.requestLogLimit, accountOfKey: (authorization) => store.keys.get(/^Bearer +(\S+)\s*$/i.exec(authorization)?.[1] ?? '')?.account_id })
+  const journal = createRequestJournal({
+    limit: config.requestLogLimit,
+    accountOfKey: (authorization) => store.keys.get(/^Bearer +(\S+)\s*$/i.exec(authorization)?.[1] ?? '')?.account_id,
+    offsetOf: (accountId) => clock.offsetMs(accountId),
+  })
   const settlementSteps = createSettlementSteps({ config, clock, store, bus, settlements: services.settlements })
   services.hooks.settlementMoved = settlementSteps.schedule
-  const control = createSandboxControl({ store, accounts, clock, bus, rules, screening, faults: faultRules, journal, pins, settlementSteps })
+  const control = createSandboxControl({ store, accounts, clock, bus, rules, screening, faults: faultRules, journal, pins, settlementSteps, clocks, events, deliveries: webhooks })
   createPaymentSettlement({ config, clock, store, bus, fixtures, payments: services.payments, decide: createOutcomeDecider({ fixtures, rules, screening }) })
 
   const deps: AppDeps = { config, clock, store, accounts, services, control, fixtures, startedAtMs: wallClockMs() }
@@ -168,7 +179,8 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
     limiter: config.rateLimit > 0 ? createRateLimiter(config.rateLimit, options.rateLimitClock) : undefined,
     signatures: createSignatureChecks({ signingSecret: config.signingSecret, maxAgeSeconds: config.signatureMaxAge / 1000, realTime: options.realTime ?? wallClockMs }),
     idempotency: createIdempotency({ records: createIdempotencyRecords(store), clock }),
-    requestIds: createRng(config.seed, 'requests'),
+    requestIds: createRng(idSeed, 'requests'),
+    accountRequestIds: createRngFamily(idSeed, 'requests'),
     checkControlToken(header) {
       if (config.controlToken === undefined) return
       if (header !== `Bearer ${config.controlToken}`) {
@@ -182,7 +194,7 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
     journal: journal.enabled ? journal : undefined,
   }
   const stream = createStreamServer({ config, clock, store, accounts, bus, model: prices, tradingPairs: () => pairs.all.map((p) => p.pair), nextRequestId: () => `req_${http.requestIds.base62(24)}`, logger }, options.stream)
-  const matching = createOrderMatching({ store, clock, bus, orders: services.orders, prices, onTick: stream.onTick })
+  const matching = createOrderMatching({ store, clock, bus, orders: services.orders, prices, intervalMs: config.priceInterval })
   const routes: AnyRoute[] = [
     ...priceRoutes(prices), ...quoteRoutes(pairs), ...walletRoutes, ...paymentRoutes, ...payoutRoutes, ...orderRoutes, ...settlementRoutes, ...whitelistRoutes, ...webhookRoutes,
     ...controlRoutes, ...accountControlRoutes, ...faultControlRoutes, ...requestControlRoutes, ...snapshotRoutes, ...webhookControlRoutes(webhooks), ...eventControlRoutes(events), ...priceControlRoutes(prices), ...orderControlRoutes, ...settlementControlRoutes,
@@ -235,8 +247,8 @@ function configuredEndpointHook(config: Config, clock: Clock): ((state: AccountS
   const url = config.webhookUrl
   if (url === undefined) return undefined
   const secret = configuredWebhookSecret(config)
-  return (state) => configuredEndpointFor(state, { url, secret, seed: config.seed, now: clock.nowIso() })
+  return (state) => configuredEndpointFor(state, { url, secret, seed: seedOf(config), now: clock.nowIso() })
 }
 
 /** The signing secret of `--webhook-url` endpoints (printed in the banner). */
-export const configuredWebhookSecret = (config: Config): string => config.webhookSecret ?? defaultConfiguredSecret(config.seed)
+export const configuredWebhookSecret = (config: Config): string => config.webhookSecret ?? defaultConfiguredSecret(seedOf(config))

@@ -3,5 +3,5 @@ import pytest
 
 @pytest.fixture(scope="session")
 def wallet_sandbox_args() -> list[str]:
-    # The clock and the payments stand still until a test moves them.
-    return ["--clock", "manual", "--settle", "manual"]
+    # Time stands still until a test moves it: an account's payments settle as its clock passes their delays.
+    return ["--clock", "manual"]

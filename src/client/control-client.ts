@@ -1,13 +1,15 @@
 import { createControlRequest, queryOf, type ControlClientOptions } from './control-request.js'
 import { waitForEvent } from './event-wait.js'
+import { createAccountHandle, type SandboxAccount } from './account-handle.js'
 import type {
-  AccountPaymentFilter, AccountWhitelistFilter, DeliveryFilter, FailPaymentInput, PageOptions, PostingFilter, RequestFilter, SandboxBalance, SandboxClock, SandboxCreatedKey,
+  AccountPaymentFilter, AccountScope, AccountWhitelistFilter, DeliveryFilter, FailPaymentInput, PageOptions, PostingFilter, RequestFilter, SandboxBalance, SandboxClock, SandboxCreatedKey,
   SandboxCreateKeyInput, SandboxDelivery, SandboxFault, SandboxFaultInput, SandboxHealth, SandboxLedgerTransaction, SandboxMagicAddress, SandboxOrder, SandboxOutcomeRule,
   SandboxOutcomeRuleInput, SandboxPayment, SandboxPayout, SandboxPricePin, SandboxRequest, SandboxRequestExpectation, SandboxRequestExpectationResult, SandboxResetResult, SandboxRestoreResult, SandboxSettlement,
   SandboxSettlementFailureCode, SandboxSnapshot, SandboxWallet, SandboxWebhookEndpoint, SandboxWhitelistedAddress, SettlementFilter, EventFilter, EventMatch, SandboxEvent, SandboxEventPage,
 } from './control-types.js'
 
 export type * from './control-types.js'
+export type { SandboxAccount } from './account-handle.js'
 export { SandboxControlError, type ControlClientOptions } from './control-request.js'
 export { EventWaitTimeoutError } from './event-wait.js'
 
@@ -23,9 +25,14 @@ const DEFAULT_EVENT_TIMEOUT_MS = 10_000
 
 export interface ControlClient {
   health(): Promise<SandboxHealth>
-  clock(): Promise<SandboxClock>
-  /** Runs everything that falls due (settlements, webhook retries, price ticks) in time order, then answers. */
-  advanceClock(ms: number): Promise<SandboxClock>
+  /** The sandbox clock, or one account's (`{ api_key }`). */
+  clock(scope?: AccountScope): Promise<SandboxClock>
+  /**
+   * Runs everything that falls due (settlements, webhook retries, price ticks) in time order, then
+   * answers. With `{ api_key }` only that account's clock moves; without, the sandbox's and every
+   * account's with it.
+   */
+  advanceClock(ms: number, scope?: AccountScope): Promise<SandboxClock>
   /** A pending payment passes through processing (two events). */
   completePayment(paymentId: string): Promise<SandboxPayment>
   /** Without a code, `network_congestion`. */
@@ -35,9 +42,9 @@ export interface ControlClient {
   deposit(walletId: string, amount: string, options?: { from_address?: string }): Promise<SandboxWallet>
   /** Back to the fixtures: everything, or only the account of `api_key`. */
   reset(options?: { api_key?: string }): Promise<SandboxResetResult>
-  /** The whole state as JSON; `restore` it later (say, before each test) to go back to exactly that. */
-  snapshot(): Promise<SandboxSnapshot>
-  /** Replaces the whole state with a snapshot; the clock stays where it is. */
+  /** The whole state as JSON, or one account's (`{ api_key }`); `restore` it later (say, before each test) to go back to exactly that. */
+  snapshot(scope?: AccountScope): Promise<SandboxSnapshot>
+  /** Replaces the whole state with a snapshot, or an account's snapshot's account alone; the clock goes where the snapshot was taken. */
   restore(snapshot: SandboxSnapshot): Promise<SandboxRestoreResult>
   /** An account's wallets, newest first, as `/v1` answers them; read without a key, so no rate limit or injected fault. */
   wallets(accountId: string, page?: PageOptions): Promise<SandboxWallet[]>
@@ -55,10 +62,13 @@ export interface ControlClient {
   postings(accountId: string, filter?: PostingFilter): Promise<SandboxLedgerTransaction[]>
   deliveries(filter?: DeliveryFilter): Promise<SandboxDelivery[]>
   retryDelivery(deliveryId: string): Promise<SandboxDelivery>
+  /** An outcome rule for every account, or (`api_key` in the rule) for one. */
   addOutcome(rule: SandboxOutcomeRuleInput): Promise<SandboxOutcomeRule>
-  outcomes(): Promise<SandboxOutcomeRule[]>
-  clearOutcomes(): Promise<{ deleted: number }>
+  outcomes(scope?: AccountScope): Promise<SandboxOutcomeRule[]>
+  clearOutcomes(scope?: AccountScope): Promise<{ deleted: number }>
   createKey(input?: SandboxCreateKeyInput): Promise<SandboxCreatedKey>
+  /** A fresh seeded account with a secret key of its own, as a handle that drives that account alone. */
+  newAccount(): Promise<SandboxAccount>
   magic(): Promise<SandboxMagicAddress[]>
   /** Finishes a settlement's current step (a pending one starts and finishes its first) and starts the next. */
   advanceSettlement(settlementId: string): Promise<SandboxSettlement>
@@ -68,14 +78,14 @@ export interface ControlClient {
   settlements(accountId: string, filter?: SettlementFilter): Promise<SandboxSettlement[]>
   /** Injects a fault into matching `/v1` requests: `addFault({ match: { path: '/v1/payments' }, fault: 'commit_then_drop', times: 1 })`. */
   addFault(fault: SandboxFaultInput): Promise<SandboxFault>
-  listFaults(): Promise<SandboxFault[]>
-  removeFaults(): Promise<{ deleted: number }>
+  listFaults(scope?: AccountScope): Promise<SandboxFault[]>
+  removeFaults(scope?: AccountScope): Promise<{ deleted: number }>
   removeFault(faultId: string): Promise<{ id: string; object: 'fault'; deleted: true }>
   /** Pins an `<ASSET>/USD` mid (`'ETH/USD'`, `'EUR/USD'`); crosses follow. `spread_bp` 0 makes bid = ask = price. */
-  pinPrice(pair: string, price: string, options?: { spread_bp?: number }): Promise<SandboxPricePin>
-  pricePins(): Promise<SandboxPricePin[]>
-  unpinPrice(pair: string): Promise<{ pair: string; object: 'price_pin'; deleted: true }>
-  unpinPrices(): Promise<{ deleted: number }>
+  pinPrice(pair: string, price: string, options?: { spread_bp?: number } & AccountScope): Promise<SandboxPricePin>
+  pricePins(scope?: AccountScope): Promise<SandboxPricePin[]>
+  unpinPrice(pair: string, scope?: AccountScope): Promise<{ pair: string; object: 'price_pin'; deleted: true }>
+  unpinPrices(scope?: AccountScope): Promise<{ deleted: number }>
   /** Fills an open order now: by default the remainder at the current ask (buy) or bid (sell); never beyond its limit. */
   fillOrder(orderId: string, input?: { amount?: string; price?: string }): Promise<SandboxOrder>
   /** Rejects an open order that has no fills, releasing what it holds. */
@@ -106,16 +116,16 @@ export function createControlClient(options: ControlClientOptions): ControlClien
   const events = ({ type, ...filter }: EventFilter = {}): Promise<SandboxEventPage> =>
     request('GET', `/events${query({ ...filter, type: type === undefined ? undefined : [type].flat().join(',') })}`, undefined, { whole: true })
 
-  return {
+  const client: ControlClient = {
     health: () => request('GET', '/health'),
-    clock: () => request('GET', '/clock'),
-    advanceClock: (ms) => request('POST', '/clock/advance', { ms }),
+    clock: (scope = {}) => request('GET', `/clock${query(scope)}`),
+    advanceClock: (ms, scope = {}) => request('POST', '/clock/advance', { ms, ...scope }),
     completePayment: (paymentId) => request('POST', `/payments/${id(paymentId)}/complete`),
     failPayment: (paymentId, input = {}) => request('POST', `/payments/${id(paymentId)}/fail`, input),
     processPayment: (paymentId) => request('POST', `/payments/${id(paymentId)}/process`),
     deposit: (walletId, amount, extra = {}) => request('POST', `/wallets/${id(walletId)}/deposit`, { amount, ...extra }),
     reset: (input = {}) => request('POST', '/reset', input),
-    snapshot: () => request('GET', '/snapshot'),
+    snapshot: (scope = {}) => request('GET', `/snapshot${query(scope)}`),
     restore: (snapshot) => request('POST', '/restore', snapshot),
     wallets: (accountId, page = {}) => request('GET', `/accounts/${id(accountId)}/wallets${query(page)}`),
     payments: (accountId, filter = {}) => request('GET', `/accounts/${id(accountId)}/payments${query(filter)}`),
@@ -127,21 +137,25 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     deliveries: (filter = {}) => request('GET', `/webhooks/deliveries${query(filter)}`),
     retryDelivery: (deliveryId) => request('POST', `/webhooks/deliveries/${id(deliveryId)}/retry`),
     addOutcome: (rule) => request('POST', '/outcomes', rule),
-    outcomes: () => request('GET', '/outcomes'),
-    clearOutcomes: () => request('DELETE', '/outcomes'),
+    outcomes: (scope = {}) => request('GET', `/outcomes${query(scope)}`),
+    clearOutcomes: (scope = {}) => request('DELETE', `/outcomes${query(scope)}`),
     createKey: (input = {}) => request('POST', '/keys', input),
+    async newAccount() {
+      const key = await client.createKey()
+      return createAccountHandle(client, { apiKey: key.key, accountId: key.account_id })
+    },
     magic: () => request('GET', '/magic'),
     advanceSettlement: (settlementId) => request('POST', `/settlements/${id(settlementId)}/advance`),
     failSettlement: (settlementId, input = {}) => request('POST', `/settlements/${id(settlementId)}/fail`, input),
     settlements: (accountId, filter = {}) => request('GET', `/accounts/${id(accountId)}/settlements${query(filter)}`),
     addFault: (fault) => request('POST', '/faults', fault),
-    listFaults: () => request('GET', '/faults'),
-    removeFaults: () => request('DELETE', '/faults'),
+    listFaults: (scope = {}) => request('GET', `/faults${query(scope)}`),
+    removeFaults: (scope = {}) => request('DELETE', `/faults${query(scope)}`),
     removeFault: (faultId) => request('DELETE', `/faults/${id(faultId)}`),
     pinPrice: (pair, price, options = {}) => request('POST', '/prices', { pair, price, ...options }),
-    pricePins: () => request('GET', '/prices'),
-    unpinPrice: (pair) => request('DELETE', `/prices/${id(pair)}`),
-    unpinPrices: () => request('DELETE', '/prices'),
+    pricePins: (scope = {}) => request('GET', `/prices${query(scope)}`),
+    unpinPrice: (pair, scope = {}) => request('DELETE', `/prices/${id(pair)}${query(scope)}`),
+    unpinPrices: (scope = {}) => request('DELETE', `/prices${query(scope)}`),
     fillOrder: (orderId, input = {}) => request('POST', `/orders/${id(orderId)}/fill`, input),
     rejectOrder: (orderId, reason) => request('POST', `/orders/${id(orderId)}/reject`, reason === undefined ? {} : { reason }),
     requests: (filter = {}) => request('GET', `/requests${query(filter)}`),
@@ -150,4 +164,5 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     waitForEvent: (match, options = {}) => waitForEvent(events, match, options.timeoutMs ?? DEFAULT_EVENT_TIMEOUT_MS),
     request,
   }
+  return client
 }

@@ -2,8 +2,9 @@ import type { z } from 'zod'
 import type { FailureCode } from '../model/failures.js'
 import type { CreateFaultSchema, FaultSchema } from '../schemas/faults.js'
 import type { CreateOutcomeRuleSchema, OutcomeRuleSchema } from '../schemas/outcome-rules.js'
-import type { ClockSchema, CreatedKeySchema, CreateKeySchema, MagicAddressSchema, ResetResultSchema, RestoreResultSchema, SnapshotSchema } from '../schemas/control.js'
+import type { ClockSchema, CreatedKeySchema, CreateKeySchema, MagicAddressSchema, ResetResultSchema } from '../schemas/control.js'
 import type { DifferenceSchema, RequestExpectationResultSchema, RequestExpectationSchema, RequestJournalEntrySchema } from '../schemas/requests.js'
+import type { RestoreResultSchema, SnapshotSchema } from '../schemas/snapshot.js'
 import type { OrderSchema } from '../schemas/order.js'
 import type { PaymentSchema } from '../schemas/payment.js'
 import type { SettlementFailureCode } from '../model/failures.js'
@@ -34,7 +35,7 @@ export type SandboxOutcomeRuleInput = z.input<typeof CreateOutcomeRuleSchema>
 export type SandboxCreateKeyInput = z.input<typeof CreateKeySchema>
 export type SandboxCreatedKey = z.output<typeof CreatedKeySchema>
 export type SandboxMagicAddress = z.output<typeof MagicAddressSchema>
-/** The whole state, as `GET /_sandbox/snapshot` answers it (the `--data-file` format plus `taken_at`). */
+/** The whole state, or one account's, as `GET /_sandbox/snapshot` answers it (the `--data-file` format plus `taken_at`). */
 export type SandboxSnapshot = z.input<typeof SnapshotSchema>
 export type SandboxRestoreResult = z.output<typeof RestoreResultSchema>
 export type SandboxFault = z.output<typeof FaultSchema>
@@ -53,6 +54,12 @@ export type SandboxRequestDifference = z.output<typeof DifferenceSchema>
 export type SandboxDelivery = z.output<typeof DeliverySchema>
 /** A pinned `<ASSET>/USD` mid price (`POST /_sandbox/prices`). */
 export type SandboxPricePin = z.output<typeof PricePinSchema>
+
+/** The one account a control call is about: one of its keys, or its id. Without it, the whole sandbox. */
+export interface AccountScope {
+  api_key?: string
+  account_id?: string
+}
 
 export interface SandboxHealth {
   status: 'ok'

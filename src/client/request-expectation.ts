@@ -37,6 +37,21 @@ export async function assertRequests(
   throw error
 }
 
+/**
+ * `expectRequest` and `expectNoRequest` of a handle: `scoped` names whose requests (the handle's
+ * account, or the one the expectation gives).
+ */
+export function requestAssertions<E extends object>(
+  check: (expectation: SandboxRequestExpectation) => Promise<SandboxRequestExpectationResult>,
+  scoped: (expectation: E) => SandboxRequestExpectation,
+) {
+  return {
+    expectRequest: (expectation: E, options?: RequestExpectationOptions): Promise<SandboxRequest[]> => assertRequests(check, scoped(expectation), options),
+    expectNoRequest: async (expectation: Omit<E, 'count' | 'exactly'>, options?: RequestExpectationOptions): Promise<void> =>
+      void (await assertRequests(check, { ...scoped(expectation as E), count: 0, exactly: true }, options)),
+  }
+}
+
 /** How many near misses and matched requests a message lists. */
 const SHOWN = 5
 

@@ -44,8 +44,16 @@ export interface RequestJournal {
   close(): void
 }
 
-export function createRequestJournal(options: { limit: number; accountOfKey: (authorization: string) => string | undefined; byteBudget?: number }): RequestJournal {
-  const { limit, accountOfKey, byteBudget = BYTE_BUDGET } = options
+export interface RequestJournalOptions {
+  limit: number
+  accountOfKey: (authorization: string) => string | undefined
+  /** How far an account's clock is ahead of the sandbox's: a request's `at` is on its account's clock. */
+  offsetOf?: (accountId: string) => number
+  byteBudget?: number
+}
+
+export function createRequestJournal(options: RequestJournalOptions): RequestJournal {
+  const { limit, accountOfKey, offsetOf = () => 0, byteBudget = BYTE_BUDGET } = options
   const capture = createRequestCapture()
   const rings = new Map<string, JournalRing>()
   let unowned = new JournalRing(limit, null)
@@ -75,10 +83,10 @@ export function createRequestJournal(options: { limit: number; accountOfKey: (au
     enabled: limit > 0,
     record(req, res, timing, atMs) {
       if (limit === 0) return
-      const captured = capture.capture(req, res, timing, atMs)
-      if (captured === undefined) return
       const authorization = req.headers.authorization
       const accountId = (res.locals.accountId as string | undefined) ?? (authorization === undefined ? undefined : accountOfKey(authorization)) ?? null
+      const captured = capture.capture(req, res, timing, accountId === null ? atMs : atMs + offsetOf(accountId))
+      if (captured === undefined) return
       let ring = accountId === null ? unowned : rings.get(accountId)
       if (!ring) rings.set(accountId!, (ring = new JournalRing(limit, accountId)))
       const before = ring.bytes

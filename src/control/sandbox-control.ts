@@ -15,6 +15,10 @@ import { emptyData } from '../store/data.js'
 import type { Store } from '../store/store.js'
 import type { FaultRules } from './fault-rules.js'
 import type { PricePins } from './price-pins.js'
+import type { AccountClocks } from './account-clocks.js'
+import { createAccountSnapshots } from './account-snapshots.js'
+import type { EventLog } from '../events/event-log.js'
+import type { WebhookEngine } from '../events/webhooks.js'
 
 /** What the control API does that no single ledger service owns: resets and cross-account look-ups. */
 export function createSandboxControl(deps: {
@@ -28,13 +32,26 @@ export function createSandboxControl(deps: {
   journal: RequestJournal
   settlementSteps: SettlementSteps
   pins: PricePins
+  clocks: AccountClocks
+  events: Pick<EventLog, 'exportAccount' | 'importAccount'>
+  deliveries: Pick<WebhookEngine, 'exportAccount' | 'importAccount'>
 }) {
-  const { store, accounts, clock, bus, rules, screening, faults, journal, pins } = deps
+  const { store, accounts, clock, bus, rules, screening, faults, journal, pins, clocks } = deps
 
+  /** What is held for an account goes: its timers and offset, and what observers keep of it. */
   function forget(accountId: string): void {
-    clock.cancelTagged(accountId)
+    clock.forgetAccount(accountId)
     bus.emit('account.reset', accountId)
   }
+
+  const accountKeys = (accountId: string) => ({ id: accountId, keys: new Set([...store.keys.values()].filter((key) => key.account_id === accountId).map((key) => key.key)) })
+  const snapshots = createAccountSnapshots({
+    ...deps,
+    forget(accountId) {
+      forget(accountId)
+      journal.clear(accountId)
+    },
+  })
 
   return {
     rules,
@@ -43,6 +60,11 @@ export function createSandboxControl(deps: {
     journal,
     settlementSteps: deps.settlementSteps,
     pins,
+    clocks,
+    /** One account's snapshot and its restore (CONTRACT.md section 24). */
+    accountSnapshots: snapshots,
+    /** An account and its keys, as the fault rules scope them. */
+    accountKeys,
 
     /** Everything back to the fixtures: accounts provisioned since start-up are gone (open auth re-creates them on use). */
     resetAll(): void {
@@ -58,7 +80,7 @@ export function createSandboxControl(deps: {
 
     /**
      * Replaces the whole state with a snapshot (already validated), the clock included when the
-     * snapshot says when it was taken. Observers first drop what they hold for the accounts that go
+     * snapshot says when it was taken, and each account's clock its offset from it. Observers first drop what they hold for the accounts that go
      * away, as on a reset; settlement then picks up the restored payments that were on their way.
      * Every generator of the restored accounts is forked with a new generation, so new ids repeat
      * neither the snapshot's (which the process may have issued after it was taken) nor any other.
@@ -69,15 +91,18 @@ export function createSandboxControl(deps: {
       const forked = data.accounts.map((account) => ({ ...account, rng_state: forkRngState(account.rng_state as RngState, 'generation', generation) }))
       store.apply([{ op: 'replace', value: { ...data, accounts: forked } }])
       if (takenAt !== undefined) clock.setNow(takenAt)
+      clocks.load()
       accounts.ensureDefault()
       bus.emit('state.restored')
     },
 
-    /** One account back to its seeded state; its keys stay valid. */
+    /** One account back to its seeded state, on the sandbox's time, without rules, pins or screening entries of its own; its keys stay valid. */
     resetAccount(accountId: string): AccountState {
       forget(accountId)
       rules.clear(accountId)
-      faults.clear(new Set([...store.keys.values()].filter((key) => key.account_id === accountId).map((key) => key.key)))
+      faults.clear(accountKeys(accountId))
+      screening.clear(accountId)
+      pins.clear(accountId)
       journal.clear(accountId)
       return accounts.reset(accountId)
     },

@@ -8,8 +8,12 @@ interface BusEvents {
   order: [OrderNotification]
   /** An account was reset or removed: subscribers drop what they hold for it. */
   'account.reset': [string]
-  /** The whole state was replaced by a snapshot (`POST /_sandbox/restore`), after every `account.reset`. */
-  'state.restored': []
+  /**
+   * The whole state (no account), or one account's, was replaced by a snapshot (`POST
+   * /_sandbox/restore`), after the `account.reset` of every account replaced: observers pick up
+   * what the restored state has on its way.
+   */
+  'state.restored': [accountId?: string]
 }
 
 /**

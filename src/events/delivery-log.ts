@@ -26,6 +26,12 @@ export interface Delivery {
   next_attempt_at: string | null
 }
 
+/** A delivery as an account's snapshot keeps it: what the wire shows, and what its next attempts need. */
+export interface DeliveryDocument extends Delivery {
+  body: string
+  retries_done: number
+}
+
 export interface DeliveryRecord extends Delivery {
   account_id: string
   /** The exact bytes every attempt sends (the event as it was when it happened). */

@@ -12,7 +12,7 @@ import type { SandboxEvent } from '../model/events.js'
  * order events.
  */
 
-/** Which events a read selects. `types` holds exact types and `prefix.` entries (from `payment.*`); empty selects all. */
+/** Which events a read selects. `types` holds exact types (`payment.*` read as the payment ones); empty selects all. */
 export interface EventSelection {
   accountId: string | undefined
   types: readonly string[]
@@ -47,9 +47,15 @@ export function createEventLog(deps: { bus: Bus; limitPerAccount: number }) {
 
   const matches = (selection: EventSelection, type: string, objectId: string | undefined): boolean =>
     (selection.objectId === undefined || objectId === selection.objectId) &&
-    (selection.types.length === 0 || selection.types.some((wanted) => (wanted.endsWith('.') ? type.startsWith(wanted) : type === wanted)))
+    (selection.types.length === 0 || selection.types.includes(type))
 
   function onEvent(event: SandboxEvent): void {
+    const objectId = keep(event)
+    if (polls.size > 0) polls.notify(event.account_id, event.type, objectId)
+  }
+
+  /** Adds an event to its account's log; answers its object's id. */
+  function keep(event: SandboxEvent): string | undefined {
     let ring = logs.get(event.account_id)
     if (!ring) logs.set(event.account_id, (ring = new EventRing(limitPerAccount)))
     const object = event.data.object as { id?: unknown; object?: unknown } | null
@@ -59,7 +65,7 @@ export function createEventLog(deps: { bus: Bus; limitPerAccount: number }) {
     // megabytes. Every other event is kept as its text.
     if (object?.object === 'order') ring.pushObject(++seq, event, objectId)
     else ring.push(++seq, event, JSON.stringify(event), objectId)
-    if (polls.size > 0) polls.notify(event.account_id, event.type, objectId)
+    return objectId
   }
 
   /** The kept entries after `seq`: the account's, or every account's merged in sandbox order. */
@@ -133,6 +139,15 @@ export function createEventLog(deps: { bus: Bus; limitPerAccount: number }) {
   return {
     read,
     waitFor,
+    /** An account's kept events, oldest first (its snapshot). */
+    exportAccount(accountId: string): SandboxEvent[] {
+      const ring = logs.get(accountId)
+      return ring ? Array.from({ length: ring.size }, (_, index) => ring.eventAt(index)) : []
+    },
+    /** An account's restore: its log holds `events` (after the reset that emptied it); nobody waits for events of the past. */
+    importAccount(accountId: string, events: readonly SandboxEvent[]): void {
+      for (const event of events) keep({ ...event, account_id: accountId })
+    },
     close(): void {
       bus.off('event', onEvent)
       bus.off('account.reset', onReset)

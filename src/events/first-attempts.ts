@@ -34,7 +34,7 @@ export function createFirstAttempts(deps: { clock: Clock; send: (record: Deliver
       }
       const fresh = [record]
       queues.set(key, fresh)
-      clock.track(drain(key, fresh))
+      clock.track(drain(key, fresh), record.account_id)
     },
     /** Whether the delivery's first attempt is still waiting in its queue. */
     has: (record: DeliveryRecord): boolean => queues.get(keyOf(record))?.includes(record) ?? false,

@@ -20,7 +20,7 @@ export function createPublisher(bus: Bus, clock: Clock): Publisher {
         id: newId('evt', account.rng),
         object: 'event',
         type,
-        created_at: clock.nowIso(),
+        created_at: clock.nowIso(account.account.id),
         api_version: 'v1',
         account_id: account.account.id,
         data: { object: resource },
@@ -30,7 +30,7 @@ export function createPublisher(bus: Bus, clock: Clock): Publisher {
     },
     wallet(account, walletId, event, data) {
       if (bus.listenerCount('wallet') === 0) return
-      bus.emit('wallet', { account_id: account.account.id, wallet_id: walletId, event, data: data(), timestamp: clock.nowIso() })
+      bus.emit('wallet', { account_id: account.account.id, wallet_id: walletId, event, data: data(), timestamp: clock.nowIso(account.account.id) })
     },
     order(account, type, order, sequence) {
       const event = this.event(account, type, order)

@@ -7,7 +7,7 @@ import type { Bus } from './bus.js'
 import type { EventType, SandboxEvent } from '../model/events.js'
 import type { WebhookEndpointRecord } from '../model/records.js'
 import { createDeliveryIds } from './delivery-ids.js'
-import { createDeliveryLog, presentDelivery, recordAttempt, type Delivery, type DeliveryFilter, type DeliveryRecord } from './delivery-log.js'
+import { createDeliveryLog, presentDelivery, recordAttempt, type Delivery, type DeliveryDocument, type DeliveryFilter, type DeliveryRecord } from './delivery-log.js'
 import { createFirstAttempts } from './first-attempts.js'
 import { eventJson } from './order-json.js'
 import { nextRetryDelay } from './retry-schedule.js'
@@ -23,6 +23,10 @@ export interface WebhookEngine {
   get(id: string): Delivery | undefined
   /** One more attempt now, whatever the delivery's status; resolves with the updated delivery. */
   retry(id: string): Promise<Delivery | undefined>
+  /** An account's deliveries, oldest first, with what their next attempts need (its snapshot). */
+  exportAccount(accountId: string): DeliveryDocument[]
+  /** An account's restore: its log holds `deliveries` (after the reset that emptied it), those on their way rescheduled. */
+  importAccount(accountId: string, deliveries: readonly DeliveryDocument[]): void
   /** Resolves once no attempt is queued or in flight (scheduled retries wait on the clock and do not count). */
   idle(): Promise<void>
   close(): void
@@ -32,7 +36,9 @@ export interface WebhookEngineDeps {
   bus: Bus
   clock: Clock
   store: Store
-  config: { seed: string; webhookRetries: readonly number[]; webhookTimeout: number; deliveryLogLimit: number }
+  config: { webhookRetries: readonly number[]; webhookTimeout: number; deliveryLogLimit: number }
+  /** Where delivery ids come from (the seed, or a seed that changes from one start to the next). */
+  idSeed: string
   logger: Logger
   transport?: WebhookTransport
 }
@@ -49,14 +55,14 @@ export const subscribes = (endpoint: WebhookEndpointRecord, type: EventType): bo
 /**
  * Delivers every event on the bus to the account's matching endpoints (CONTRACT.md section 9).
  * Nothing here is awaited by a request: the bus listener only queues. First attempts to one
- * endpoint go out in event order (`first-attempts.ts`); retries wait on the sandbox clock; every
+ * endpoint go out in event order (`first-attempts.ts`); retries wait on the account's clock; every
  * failure is caught and logged as an attempt.
  */
 export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
   const { bus, clock, store, config, logger } = deps
   const transport = deps.transport ?? createWebhookTransport()
   const log = createDeliveryLog(config.deliveryLogLimit)
-  const ids = createDeliveryIds(config.seed)
+  const ids = createDeliveryIds(deps.idSeed)
   const work = createWorkTracker()
   const firstAttempts = createFirstAttempts({ clock, send: (record) => attempt(record, 'automatic'), done: work.end })
   let closed = false
@@ -77,7 +83,7 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
           url: endpoint.url,
           status: 'pending',
           attempts: [],
-          next_attempt_at: clock.nowIso(),
+          next_attempt_at: clock.nowIso(event.account_id),
           account_id: event.account_id,
           body,
           retries_done: 0,
@@ -96,7 +102,7 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
   async function attempt(record: DeliveryRecord, trigger: Trigger): Promise<void> {
     try {
       if (record.dropped || closed) return
-      const at = clock.nowIso()
+      const at = clock.nowIso(record.account_id)
       const endpoint = store.accounts.get(record.account_id)?.webhooks.get(record.endpoint_id)
       if (!endpoint || (trigger === 'automatic' && endpoint.status === 'disabled')) {
         const reason = endpoint ? `the endpoint ${record.endpoint_id} is disabled (PUT status "enabled" turns it back on)` : `the endpoint ${record.endpoint_id} has been deleted`
@@ -139,7 +145,7 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
     }
     record.retries_done++
     record.status = 'pending'
-    record.next_attempt_at = new Date(clock.now() + delay).toISOString()
+    record.next_attempt_at = new Date(clock.now(record.account_id) + delay).toISOString()
     record.timer = clock.schedule(delay, () => runScheduledRetry(record), record.account_id)
   }
 
@@ -161,7 +167,7 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
     record.timer = undefined
     if (record.dropped || closed) return
     work.start()
-    clock.track(attempt(record, 'automatic').finally(work.end))
+    clock.track(attempt(record, 'automatic').finally(work.end), record.account_id)
   }
 
   function dropAccount(accountId: string): void {
@@ -181,6 +187,16 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
 
   return {
     list: (filter) => log.list(filter).map(presentDelivery),
+    exportAccount: (accountId) => log.list({ account_id: accountId }).reverse().map((record) => ({ ...presentDelivery(record), body: record.body, retries_done: record.retries_done })),
+    importAccount(accountId, deliveries) {
+      for (const delivery of deliveries) {
+        const record = log.add({ ...delivery, attempts: [...delivery.attempts], account_id: accountId, timer: undefined, dropped: false })
+        // A delivery on its way goes on at its next attempt's time, on the account's clock.
+        if (record.status !== 'pending') continue
+        const due = record.next_attempt_at === null ? 0 : Date.parse(record.next_attempt_at) - clock.now(accountId)
+        record.timer = clock.schedule(Math.max(0, due), () => runScheduledRetry(record), accountId)
+      }
+    },
     dropped: (filter) => log.droppedCount(filter),
     get(id) {
       const record = log.get(id)

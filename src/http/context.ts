@@ -30,4 +30,6 @@ export interface RequestContext {
   ip: string
   /** Resolves when the connection of this request closes (its answer sent, or the client gone): a long poll stops waiting. */
   closed(): Promise<void>
+  /** A control call about one account: its request id comes from that account's generator, as its `/v1` requests' do. */
+  belongsTo(accountId: string): void
 }

@@ -22,8 +22,13 @@ export function createRouteHandler(route: AnyRoute, deps: AppDeps, http: HttpSer
   const envelope = route.path.startsWith('/_sandbox') ? 'wrapped' : config.envelope
 
   return async (req: Request, res: Response) => {
-    const requestId: string = res.locals.requestId
-    const ctx = { deps, requestId, ip: req.socket.remoteAddress ?? '', closed: () => new Promise<void>((resolve) => res.once('close', resolve)) } as RequestContext
+    let requestId: string = res.locals.requestId
+    /** From here on the request is the account's, and so is its id: its answers are the same bytes whatever other accounts do. */
+    const belongsTo = (accountId: string) => {
+      requestId = ctx.requestId = res.locals.requestId = `req_${http.accountRequestIds(accountId).base62(24)}`
+      res.setHeader('X-Request-Id', requestId)
+    }
+    const ctx = { deps, requestId, ip: req.socket.remoteAddress ?? '', closed: () => new Promise<void>((resolve) => res.once('close', resolve)), belongsTo } as RequestContext
     let idempotent: IdempotencyRecord | undefined
     let validated = false
     // commit_then_drop: the request runs to the end, then the answer is thrown away with the connection.
@@ -43,6 +48,7 @@ export function createRouteHandler(route: AnyRoute, deps: AppDeps, http: HttpSer
         ctx.account = account
         ctx.key = key
         res.locals.accountId = account.account.id
+        belongsTo(account.account.id)
         assertIpAllowed(key, ctx.ip)
         assertScope(key, route.scope)
         const signing = http.signatures?.requiredFor(key)

@@ -12,7 +12,10 @@ export interface HttpServices {
   /** Request signing (`POST /_sandbox/keys` with `signing`, `--signing-secret`); checked before the rate limit. */
   signatures?: SignatureChecks
   idempotency: Idempotency
+  /** Request ids (`req_…`) before a request is known to be an account's, and of the requests of no account. */
   requestIds: Rng
+  /** An account's request ids, from its own generator: its answers are the same bytes whatever other accounts do. */
+  accountRequestIds: (accountId: string) => Rng
   checkControlToken(header: string | undefined): void
   logError(error: unknown): void
   /** Injected faults (`--latency`, `--error-rate`, `/_sandbox/faults`), between idempotency and validation. */

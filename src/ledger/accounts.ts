@@ -49,10 +49,15 @@ export function createAccounts(deps: {
   clock: Clock
   fixtures: Fixtures
   seed: string
+  /**
+   * Where the ids an account creates (after its seeded wallets) and the keys the control API makes
+   * come from: the seed, or a seed of this start alone (config.ts `idsVaryAcrossStarts`).
+   */
+  idSeed: string
   /** Asked for every freshly seeded (or reset) account: `--webhook-url` adds its endpoint here. */
   configuredEndpoint?: (state: AccountState) => WebhookEndpointRecord | undefined
 }): Accounts {
-  const { store, clock, fixtures, seed } = deps
+  const { store, clock, fixtures, seed, idSeed } = deps
   let createdByControl = 0
   let generation = 0
 
@@ -106,8 +111,10 @@ export function createAccounts(deps: {
     }
     const endpoint = deps.configuredEndpoint?.(state)
     if (endpoint) webhooks.set(endpoint.id, endpoint)
-    // The fixtures' wallets keep their ids; what the account creates later does not repeat an earlier generation's.
-    if (generation > 0) state.rng = restoreRng(forkRngState(rng.state(), 'generation', generation))
+    // The fixtures' wallets keep their ids; what the account creates later does not repeat an earlier
+    // generation's, nor (with a seed of this start) an earlier start's.
+    if (idSeed !== seed) state.rng = restoreRng(forkRngState(state.rng.state(), 'start', idSeed))
+    if (generation > 0) state.rng = restoreRng(forkRngState(state.rng.state(), 'generation', generation))
     return state
   }
 
@@ -133,7 +140,7 @@ export function createAccounts(deps: {
     },
     createKey({ accountId, type, scopes, allowedIps, signing }) {
       const origin = `control-${++createdByControl}-${store.keys.size}`
-      const keyRng = createRng(seed, 'key', origin)
+      const keyRng = createRng(idSeed, 'key', origin)
       const created = accountId ? undefined : seedAccount(newId('acct', keyRng), origin)
       const prefix = type === 'secret' ? 'sk_test_' : 'rk_test_'
       const key: KeyRecord = {

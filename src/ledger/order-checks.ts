@@ -32,8 +32,8 @@ export function checkOrder(account: AccountState, input: CreateOrder, deps: { cl
   if (scalePrice(amount) < scalePrice(pair.min_amount)) {
     throw new ApiError('parameter_invalid', `amount ${amount} is below the minimum of ${pair.pair}, ${pair.min_amount} ${pair.base}.`, { param: 'amount' })
   }
-  if (input.expires_at !== undefined && Date.parse(input.expires_at) <= clock.now()) {
-    throw new ApiError('parameter_invalid', `expires_at must be in the future; the sandbox clock is at ${clock.nowIso()}.`, { param: 'expires_at' })
+  if (input.expires_at !== undefined && Date.parse(input.expires_at) <= clock.now(account.account.id)) {
+    throw new ApiError('parameter_invalid', `expires_at must be in the future; the account's clock is at ${clock.nowIso(account.account.id)}.`, { param: 'expires_at' })
   }
   for (const [param, found] of [['base_wallet', base], ['quote_wallet', quote]] as const) {
     if (found.status !== 'active') throw new ApiError('wallet_inactive', `The ${param.replace('_', ' ')} ${found.id} is ${found.status} and cannot trade.`, { param })

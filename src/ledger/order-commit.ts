@@ -36,7 +36,7 @@ export function createOrderCommit(deps: { store: Store; clock: Clock; publisher:
   }
 
   /** The wallet as it will be put: a copy, updated now. */
-  const copyOf = (account: AccountState, id: string): WalletRecord => ({ ...account.wallets.get(id)!, updated_at: clock.nowIso() })
+  const copyOf = (account: AccountState, id: string): WalletRecord => ({ ...account.wallets.get(id)!, updated_at: clock.nowIso(account.account.id) })
 
   return { commit, copyOf }
 }

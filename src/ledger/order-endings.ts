@@ -20,13 +20,13 @@ export function createOrderEndings(deps: { clock: Clock; orderCommit: OrderCommi
 
   /** Ends an open order: what it still holds goes back to available. */
   function end(account: AccountState, order: OrderRecord, status: 'cancelled' | 'expired' | 'rejected', reason: string | null = null): OrderRecord {
-    const now = clock.nowIso()
+    const now = clock.nowIso(account.account.id)
     const next: OrderRecord = { ...order, status, locked_units: 0n, updated_at: now, reject_reason: status === 'rejected' ? reason : order.reject_reason }
     const changes: Change[] = []
     const wallets: WalletRecord[] = []
     if (order.locked_units > 0n) {
       const payer = copyOf(account, order.side === 'buy' ? order.quote_wallet : order.base_wallet)
-      release(account, payer, order.locked_units, { cause: 'order.released', ref: order.id, at: clock.now() }, changes)
+      release(account, payer, order.locked_units, { cause: 'order.released', ref: order.id, at: clock.now(account.account.id) }, changes)
       wallets.push(payer)
     }
     commit(account, next, `order.${status}`, wallets, changes)

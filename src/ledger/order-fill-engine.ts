@@ -29,11 +29,11 @@ export function createOrderFillEngine(deps: { clock: Clock; prices: PriceModel; 
      */
     fill(account: AccountState, order: OrderRecord, amount: bigint, price: string): OrderRecord {
       const plan = planFill(order, price, amount)
-      const now = clock.nowIso()
+      const now = clock.nowIso(account.account.id)
       const payer = copyOf(account, order.side === 'buy' ? order.quote_wallet : order.base_wallet)
       const receiver = copyOf(account, order.side === 'buy' ? order.base_wallet : order.quote_wallet)
       const changes: Change[] = []
-      const reason = { ref: order.id, at: clock.now() }
+      const reason = { ref: order.id, at: clock.now(account.account.id) }
       fill(account, { cause: 'order.filled', ...reason }, { payer, paid: plan.paid, receiver, received: plan.received, fee: plan.fee, side: order.side }, changes)
       if (plan.release > 0n) release(account, payer, plan.release, { cause: 'order.released', ...reason }, changes)
       const next: OrderRecord = {
@@ -52,7 +52,7 @@ export function createOrderFillEngine(deps: { clock: Clock; prices: PriceModel; 
      * liquidity per tick when the ask (buy) or bid (sell) reaches its limit.
      */
     match(account: AccountState, order: OrderRecord, atMs: number): OrderRecord {
-      const { bid, ask } = prices.quote(order.pair, atMs)
+      const { bid, ask } = prices.quote(order.pair, atMs, account.account.id)
       if (!crosses(order, bid, ask)) return order
       const liquidity = liquidityOf(pairs.get(order.pair)!, order.base_decimals)
       const remaining = order.amount_units - order.filled_units
@@ -67,7 +67,7 @@ export function createOrderFillEngine(deps: { clock: Clock; prices: PriceModel; 
       if (units > remaining) {
         throw new ApiError('parameter_invalid', `amount ${amount} is more than the order's remaining ${formatAmount(remaining, order.base_decimals)} ${order.base}.`, { param: 'amount' })
       }
-      const now = prices.quote(order.pair, clock.now())
+      const now = prices.quote(order.pair, clock.now(account.account.id), account.account.id)
       const at = price === undefined ? (order.side === 'buy' ? now.ask : now.bid) : normalisePrice(price)
       if (order.side === 'buy' && order.limit_price !== null && scalePrice(at) > scalePrice(order.limit_price)) {
         throw new ApiError('parameter_invalid', `price ${at} is above the buy order's limit_price ${order.limit_price}; a fill never costs more than the limit.`, { param: 'price' })

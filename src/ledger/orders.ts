@@ -80,8 +80,8 @@ export function createOrderService(deps: { store: Store; clock: Clock; publisher
      */
     create(account: AccountState, input: CreateOrder): OrderRecord {
       const { pair, base, quote: quoteWallet, amountUnits, priceQuote: quote } = check(account, input)
-      const now = clock.now()
-      const { bid, ask } = prices.quote(pair.pair, now)
+      const now = clock.now(account.account.id)
+      const { bid, ask } = prices.quote(pair.pair, now, account.account.id)
       const type = quote ? 'market' : input.type!
       const marketPrice = quote?.price ?? (input.side === 'buy' ? ask : bid)
       const scale = { base_decimals: decimalsOf(base), quote_decimals: decimalsOf(quoteWallet), fee_bps: deps.feeBps }
@@ -93,7 +93,7 @@ export function createOrderService(deps: { store: Store; clock: Clock; publisher
         const what = input.side === 'buy' ? `${formatAmount(locked, decimals)} ${payerRecord.currency} (amount × ${limit === null ? 'the ask' : 'limit_price'} plus the ${deps.feeBps / 100} % fee)` : `${formatAmount(locked, decimals)} ${payerRecord.currency}`
         throw new ApiError('insufficient_funds', `Wallet ${payerRecord.id} has ${formatAmount(payerRecord.available, decimals)} ${payerRecord.currency} available; this order needs ${what}.`, { param: input.side === 'buy' ? 'quote_wallet' : 'base_wallet' })
       }
-      const iso = clock.nowIso()
+      const iso = clock.nowIso(account.account.id)
       const order: OrderRecord = {
         id: newId('ord', account.rng),
         seq: account.orders.nextSeq(),

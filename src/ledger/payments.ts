@@ -102,7 +102,7 @@ export function createPaymentService(deps: {
     store.apply([
       ...wallets.map((wallet) => put('wallet', id, wallet.id, wallet)),
       ...postings,
-      put('payment', id, payment.id, { ...payment, ...fields, status: to, updated_at: clock.nowIso() }),
+      put('payment', id, payment.id, { ...payment, ...fields, status: to, updated_at: clock.nowIso(account.account.id) }),
     ])
     const type = to === 'processing' ? 'payment.processing' : to === 'completed' ? 'payment.succeeded' : 'payment.failed'
     notify(account, payment, balancesMovedBy(payment, to))
@@ -148,7 +148,7 @@ export function createPaymentService(deps: {
      */
     insert(account: AccountState, input: CreatePaymentInput, checked: CheckedPayment, changes: Change[], locks = true): PaymentRecord {
       const { destination, units } = checked
-      const now = clock.nowIso()
+      const now = clock.nowIso(account.account.id)
       const source = { ...checked.source }
       const record: PaymentRecord = {
         id: newId('pay', account.rng),
@@ -172,7 +172,7 @@ export function createPaymentService(deps: {
         completed_at: null,
         plan: null,
       }
-      if (locks) lock(account, source, units, { cause: 'payment.created', ref: record.id, at: clock.now() }, changes)
+      if (locks) lock(account, source, units, { cause: 'payment.created', ref: record.id, at: clock.now(account.account.id) }, changes)
       source.updated_at = now
       checked.source = source
       changes.push(put('wallet', account.account.id, source.id, source), put('payment', account.account.id, record.id, record))
@@ -201,12 +201,12 @@ export function createPaymentService(deps: {
     complete(account: AccountState, payment: PaymentRecord): PaymentRecord {
       assertNotFinal(payment, 'be completed')
       if (payment.status === 'pending') service.process(account, payment)
-      const now = clock.nowIso()
+      const now = clock.nowIso(account.account.id)
       const source = { ...account.wallets.get(payment.source)!, updated_at: now }
       const target = payment.destination_type === 'wallet' ? account.wallets.get(payment.destination) : undefined
       const destination = target && { ...target, updated_at: now }
       const postings: Change[] = []
-      settle(account, source, payment.amount_units, destination, { cause: 'payment.completed', ref: payment.id, at: clock.now() }, postings)
+      settle(account, source, payment.amount_units, destination, { cause: 'payment.completed', ref: payment.id, at: clock.now(account.account.id) }, postings)
       transition(account, payment, 'completed', { tx_hash: generateTxHash(payment.network, account.rng), completed_at: now }, destination ? [source, destination] : [source], postings)
       return payment
     },
@@ -214,9 +214,9 @@ export function createPaymentService(deps: {
     /** pending | processing → failed: the amount returns to the source's available balance. */
     fail(account: AccountState, payment: PaymentRecord, code: FailureCode | string, message?: string): PaymentRecord {
       assertNotFinal(payment, 'fail')
-      const source = { ...account.wallets.get(payment.source)!, updated_at: clock.nowIso() }
+      const source = { ...account.wallets.get(payment.source)!, updated_at: clock.nowIso(account.account.id) }
       const postings: Change[] = []
-      release(account, source, payment.amount_units, { cause: 'payment.failed', ref: payment.id, at: clock.now() }, postings)
+      release(account, source, payment.amount_units, { cause: 'payment.failed', ref: payment.id, at: clock.now(account.account.id) }, postings)
       const failure_message = message ?? FAILURE_MESSAGES[code as FailureCode] ?? `The payment failed (${code}).`
       transition(account, payment, 'failed', { failure_code: code, failure_message }, [source], postings)
       return payment

@@ -95,12 +95,12 @@ export function createPayoutService(deps: { store: Store; clock: Clock; publishe
       const changes: Change[] = []
       // One transaction locks the payout's total; each item then completes or fails on its own.
       const locked = { ...source }
-      lock(account, locked, total, { cause: 'payout.created', ref: id, at: clock.now() }, changes)
+      lock(account, locked, total, { cause: 'payout.created', ref: id, at: clock.now(account.account.id) }, changes)
       const items = input.items.map((item, index) => {
         const itemChecked = { ...checked[index]!, source: locked }
         return payments.insert(account, { ...item, source_wallet: source.id, currency: source.currency, payout_id: id }, itemChecked, changes, false)
       })
-      const now = clock.nowIso()
+      const now = clock.nowIso(account.account.id)
       const payout: PayoutRecord = {
         id,
         status: 'pending',
@@ -126,7 +126,7 @@ export function createPayoutService(deps: { store: Store; clock: Clock; publishe
       const statuses = payout.payment_ids.flatMap((id) => account.payments.get(id)?.status ?? [])
       const status = payoutStatusOf(statuses)
       if (status === payout.status) return
-      store.apply([put('payout', account.account.id, payout.id, { ...payout, status, updated_at: clock.nowIso() })])
+      store.apply([put('payout', account.account.id, payout.id, { ...payout, status, updated_at: clock.nowIso(account.account.id) })])
       const type = FINAL_EVENTS[status]
       if (type) publisher.event(account, type, presentPayout(payout))
     },

@@ -43,10 +43,10 @@ export function createQuoteService(deps: { store: Store; clock: Clock; prices: P
   }
 
   const service = {
-    /** `active` until `expires_at` (exclusive), `used` once used, whatever the time. */
-    status(quote: QuoteRecord, atMs = clock.now()): QuoteStatus {
+    /** `active` until `expires_at` (exclusive) on the account's clock, `used` once used, whatever the time. */
+    status(account: AccountState, quote: QuoteRecord): QuoteStatus {
       if (quote.used_at !== null) return 'used'
-      return atMs >= Date.parse(quote.expires_at) ? 'expired' : 'active'
+      return clock.now(account.account.id) >= Date.parse(quote.expires_at) ? 'expired' : 'active'
     },
 
     get(account: AccountState, id: string, param?: string): QuoteRecord {
@@ -60,8 +60,8 @@ export function createQuoteService(deps: { store: Store; clock: Clock; prices: P
       const destination = input.destination_currency
       const sourceDecimals = decimalsOf(source, 'source_currency')
       const destinationDecimals = decimalsOf(destination, 'destination_currency')
-      const now = clock.now()
-      const priced = sidedPrice(prices, source, destination, now)
+      const now = clock.now(account.account.id)
+      const priced = sidedPrice(prices, source, destination, now, account.account.id)
       let sourceUnits: bigint
       let destinationUnits: bigint
       if (input.source_amount !== undefined) {
@@ -107,7 +107,7 @@ export function createQuoteService(deps: { store: Store; clock: Clock; prices: P
      */
     checkUsable(account: AccountState, id: string, param = 'quote_id'): QuoteRecord {
       const quote = service.get(account, id, param)
-      const status = service.status(quote)
+      const status = service.status(account, quote)
       if (status === 'used') {
         throw new ApiError('quote_already_used', `Quote ${quote.id} was used at ${quote.used_at}${quote.used_by ? ` by ${quote.used_by}` : ''}; a quote is used once. Request a new one with POST /v1/quotes.`, { param })
       }
@@ -119,7 +119,7 @@ export function createQuoteService(deps: { store: Store; clock: Clock; prices: P
 
     /** Adds to `changes` the quote marked used by `usedBy` (an order or settlement id), to apply with the rest of that change. */
     markUsed(account: AccountState, quote: QuoteRecord, usedBy: string, changes: Change[]): QuoteRecord {
-      const used = { ...quote, used_at: clock.nowIso(), used_by: usedBy }
+      const used = { ...quote, used_at: clock.nowIso(account.account.id), used_by: usedBy }
       changes.push(put('quote', account.account.id, quote.id, used))
       return used
     },
@@ -142,7 +142,7 @@ export function createQuoteService(deps: { store: Store; clock: Clock; prices: P
       }
     },
 
-    present(quote: QuoteRecord) {
+    present(account: AccountState, quote: QuoteRecord) {
       return {
         id: quote.id,
         object: 'quote' as const,
@@ -152,7 +152,7 @@ export function createQuoteService(deps: { store: Store; clock: Clock; prices: P
         destination_amount: quote.destination_amount,
         rate: quote.rate,
         fee: { amount: quote.fee_amount, currency: quote.fee_currency },
-        status: service.status(quote),
+        status: service.status(account, quote),
         expires_at: quote.expires_at,
         created_at: quote.created_at,
       }

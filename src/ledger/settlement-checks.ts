@@ -70,7 +70,7 @@ export function checkSettlement(account: AccountState, input: CreateSettlement, 
     if (!deps.prices.currencies.includes(source.currency) || !deps.prices.currencies.includes(destinationCurrency)) {
       throw new ApiError('parameter_invalid', `There is no price for ${source.currency} to ${destinationCurrency} in the price feed; choose another destination currency.`, { param: 'destination.currency' })
     }
-    price = sidedPrice(deps.prices, source.currency, destinationCurrency, deps.now)
+    price = sidedPrice(deps.prices, source.currency, destinationCurrency, deps.now, account.account.id)
   }
   // A quote's amounts have the fewest decimals of their currency (USDC 6), so they fit any wallet of it.
   const quoted = quote && {

@@ -53,7 +53,7 @@ export function createSettlementService(deps: {
   const { store, clock, publisher } = deps
 
   const units = (s: SettlementRecord, source: WalletRecord) => toBaseUnits(s.total_debit, decimalsOf(source))
-  const reason = (cause: Cause, s: SettlementRecord) => ({ cause, ref: s.id, at: clock.now() })
+  const reason = (account: AccountState, cause: Cause, s: SettlementRecord) => ({ cause, ref: s.id, at: clock.now(account.account.id) })
 
   /**
    * Applies `next` with the wallets it moved and their postings, then tells the world: the event
@@ -61,7 +61,7 @@ export function createSettlementService(deps: {
    */
   function commit(account: AccountState, current: SettlementRecord, next: SettlementRecord, event: EventType | undefined, wallets: WalletRecord[] = [], postings: Change[] = []): SettlementRecord {
     const id = account.account.id
-    next.updated_at = clock.nowIso()
+    next.updated_at = clock.nowIso(account.account.id)
     for (const wallet of wallets) wallet.updated_at = next.updated_at
     store.apply([...wallets.map((wallet) => put('wallet', id, wallet.id, wallet)), ...postings, put('settlement', id, current.id, next)])
     for (const wallet of wallets) publisher.wallet(account, wallet.id, 'balance.updated', () => presentBalance(account.wallets.get(wallet.id)!))
@@ -77,13 +77,13 @@ export function createSettlementService(deps: {
   function startStep(account: AccountState, next: SettlementRecord, index: number, wallets: WalletRecord[], postings: Change[]): void {
     const step = next.steps[index]!
     step.status = 'processing'
-    step.started_at = clock.nowIso()
+    step.started_at = clock.nowIso(account.account.id)
     const source = account.wallets.get(next.source_wallet)!
     if (step.type === 'bridge') step.source_tx_hash = generateTxHash(source.network, account.rng)
     if (step.type === 'transfer' && step.rail) step.reference = generateRailReference(step.rail, account.rng)
     if (step.type === 'conversion' || next.value_left) return
     const moved = walletCopy(account, source.id)
-    post(account, reason('settlement.sent', next), [
+    post(account, reason(account, 'settlement.sent', next), [
       { account: walletAccount(moved.id, 'locked'), amount: -units(next, moved) },
       { account: externalAccount(moved.network, moved.currency), amount: units(next, moved) },
     ], [moved], postings)
@@ -102,13 +102,13 @@ export function createSettlementService(deps: {
       return account.settlements.list(filter, offset, limit)
     },
 
-    check: (account: AccountState, input: CreateSettlement): CheckedSettlement => checkSettlement(account, input, { prices: deps.prices, quotes: deps.quotes, now: clock.now(), whitelistEnforced: deps.whitelistEnforced }),
+    check: (account: AccountState, input: CreateSettlement): CheckedSettlement => checkSettlement(account, input, { prices: deps.prices, quotes: deps.quotes, now: clock.now(account.account.id), whitelistEnforced: deps.whitelistEnforced }),
 
     /** Checks, then creates the settlement with every step pending and `total_debit` locked in the source wallet. */
     create(account: AccountState, input: CreateSettlement): SettlementRecord {
       const checked = service.check(account, input)
       const { pricing, destination } = checked
-      const now = clock.nowIso()
+      const now = clock.nowIso(account.account.id)
       const network = destination.type === 'wallet' ? checked.target!.network : destination.type === 'address' ? destination.network : null
       const rail = destination.type === 'bank_account' ? destination.rail : null
       const steps: SettlementStepRecord[] = checked.steps.map((type) => ({
@@ -145,7 +145,7 @@ export function createSettlementService(deps: {
       const source = { ...checked.source, updated_at: now }
       const changes: Change[] = []
       if (checked.quote) deps.quotes.markUsed(account, checked.quote, record.id, changes)
-      lock(account, source, pricing.totalUnits, reason('settlement.created', record), changes)
+      lock(account, source, pricing.totalUnits, reason(account, 'settlement.created', record), changes)
       store.apply([put('wallet', account.account.id, source.id, source), ...changes, put('settlement', account.account.id, record.id, record)])
       const stored = account.settlements.get(record.id)!
       publisher.wallet(account, source.id, 'balance.updated', () => presentBalance(account.wallets.get(source.id)!))
@@ -171,7 +171,7 @@ export function createSettlementService(deps: {
       if (index < 0 || s.steps[index]!.status !== 'processing') throw new ApiError('invalid_state_transition', `Settlement ${s.id} has no step in progress.`)
       const next = copy(s)
       const step = next.steps[index]!
-      const now = clock.nowIso()
+      const now = clock.nowIso(account.account.id)
       step.status = 'completed'
       step.completed_at = now
       const wallets: WalletRecord[] = []
@@ -181,7 +181,7 @@ export function createSettlementService(deps: {
       if (step.type === 'transfer' && next.destination.type === 'wallet') {
         const target = walletCopy(account, next.destination.wallet_id)
         const credited = toBaseUnits(next.destination_amount, decimalsOf(target))
-        post(account, reason('settlement.credited', next), [
+        post(account, reason(account, 'settlement.credited', next), [
           { account: externalAccount(target.network, target.currency), amount: -credited },
           { account: walletAccount(target.id, 'available'), amount: credited },
         ], [target], postings)
@@ -214,7 +214,7 @@ export function createSettlementService(deps: {
       const source = walletCopy(account, next.source_wallet)
       const postings: Change[] = []
       if (!next.value_left) {
-        release(account, source, units(next, source), reason('settlement.released', next), postings)
+        release(account, source, units(next, source), reason(account, 'settlement.released', next), postings)
         next.status = 'failed'
         next.failure_message = message ?? `${SETTLEMENT_FAILURE_MESSAGES[code]} Nothing left the source wallet; the total debit was released.`
         return commit(account, s, next, 'settlement.failed', [source], postings)
@@ -230,12 +230,12 @@ export function createSettlementService(deps: {
       const next = copy(s)
       const source = walletCopy(account, next.source_wallet)
       const postings: Change[] = []
-      post(account, reason('settlement.refunded', next), [
+      post(account, reason(account, 'settlement.refunded', next), [
         { account: externalAccount(source.network, source.currency), amount: -units(next, source) },
         { account: walletAccount(source.id, 'available'), amount: units(next, source) },
       ], [source], postings)
       next.status = 'refunded'
-      next.refund = { amount: next.total_debit, tx_hash: generateTxHash(source.network, account.rng), completed_at: clock.nowIso() }
+      next.refund = { amount: next.total_debit, tx_hash: generateTxHash(source.network, account.rng), completed_at: clock.nowIso(account.account.id) }
       return commit(account, s, next, 'settlement.refunded', [source], postings)
     },
   }

@@ -56,7 +56,7 @@ export function createWalletService(deps: { store: Store; clock: Clock; publishe
     get,
 
     create(account: AccountState, input: CreateWalletInput): WalletRecord {
-      const now = clock.nowIso()
+      const now = clock.nowIso(account.account.id)
       const wallet: WalletRecord = {
         id: newId('wal', account.rng),
         type: input.type,
@@ -96,7 +96,7 @@ export function createWalletService(deps: { store: Store; clock: Clock; publishe
         throw new ApiError('invalid_state_transition', `Wallet ${id} is closed; a closed wallet cannot be changed or reopened.`)
       }
       const { name = wallet.name, metadata = wallet.metadata, status = wallet.status } = input
-      return save(account, { ...wallet, name, metadata, status, updated_at: clock.nowIso() })
+      return save(account, { ...wallet, name, metadata, status, updated_at: clock.nowIso(account.account.id) })
     },
 
     /** DELETE: only an empty wallet with nothing in flight; it stays readable as `closed`. */
@@ -119,7 +119,7 @@ export function createWalletService(deps: { store: Store; clock: Clock; publishe
       if (account.settlements.hasOpen(id)) {
         throw new ApiError('wallet_not_empty', `Wallet ${id} has settlements that are not final yet; wait for them to complete, fail or be refunded.`)
       }
-      return save(account, { ...wallet, status: 'closed', updated_at: clock.nowIso() })
+      return save(account, { ...wallet, status: 'closed', updated_at: clock.nowIso(account.account.id) })
     },
 
     /** Control API: funds arriving from outside. */
@@ -129,9 +129,9 @@ export function createWalletService(deps: { store: Store; clock: Clock; publishe
       const decimals = decimalsOf(wallet)
       const units = parseAmountFor(amount, decimals, `${wallet.currency} on ${wallet.network}`)
       const from = fromAddress ?? generateAddress(wallet.network, account.rng)
-      const next = { ...wallet, updated_at: clock.nowIso() }
+      const next = { ...wallet, updated_at: clock.nowIso(account.account.id) }
       const changes: Change[] = []
-      deposit(account, next, units, from, clock.now(), changes)
+      deposit(account, next, units, from, clock.now(account.account.id), changes)
       store.apply([put('wallet', account.account.id, next.id, next), ...changes])
       publisher.wallet(account, wallet.id, 'deposit.received', () => ({ wallet_id: wallet.id, amount: formatAmount(units, decimals), currency: wallet.currency, from_address: from }))
       publisher.wallet(account, wallet.id, 'balance.updated', () => presentBalance(wallet))

@@ -1,5 +1,6 @@
 import type { Clock } from '../clock.js'
 import { notFound } from '../errors.js'
+import { typesOf } from '../model/event-patterns.js'
 import { EVENT_TYPES, type EventType } from '../model/events.js'
 import { generateSecret } from '../events/secret.js'
 import { newId } from '../ids.js'
@@ -23,12 +24,12 @@ export interface EndpointUpdate extends Partial<EndpointInput> {
 }
 
 /**
- * Left out, or containing `"*"`: every event type, stored as the full list so that a GET shows
- * exactly what the endpoint receives. Otherwise the given types, duplicates dropped.
+ * The event types an endpoint receives, stored as the list so that a GET shows exactly what it
+ * receives: left out, or containing `"*"`, every type; `payment.*` the payment ones; duplicates dropped.
  */
 export function normalizeEvents(events: string[] | undefined): string[] {
-  if (events === undefined || events.includes('*')) return [...EVENT_TYPES]
-  return [...new Set(events)]
+  if (events === undefined) return [...EVENT_TYPES]
+  return typesOf(events)
 }
 
 /** The account's webhook endpoints (CONTRACT.md section 9). Secrets come from the account's generator. */
@@ -50,7 +51,7 @@ export function createWebhookEndpointService(deps: { store: Store; clock: Clock 
         description: input.description ?? null,
         status: 'enabled',
         secret: generateSecret(account.rng),
-        created_at: clock.nowIso(),
+        created_at: clock.nowIso(account.account.id),
       }
       store.apply([put('webhook', account.account.id, endpoint.id, endpoint)])
       return endpoint

@@ -36,7 +36,7 @@ export function createWhitelistService(deps: { store: Store; clock: Clock }) {
           throw new ApiError('parameter_invalid', `${input.address} is already whitelisted for ${input.network} as ${entry.id}.`, { param: 'address' })
         }
       }
-      const entry: WhitelistRecord = { id: newId('wla', account.rng), address: input.address, network: input.network, label: input.label ?? null, created_at: clock.nowIso() }
+      const entry: WhitelistRecord = { id: newId('wla', account.rng), address: input.address, network: input.network, label: input.label ?? null, created_at: clock.nowIso(account.account.id) }
       store.apply([put('whitelist', account.account.id, entry.id, entry)])
       return entry
     },

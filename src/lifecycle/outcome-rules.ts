@@ -2,6 +2,7 @@ import { addressKey } from '../chain/networks.js'
 import type { Network } from '../model/networks.js'
 import type { Rng } from '../rng.js'
 import { controlList } from '../store/control-list.js'
+import type { Change } from '../store/changes.js'
 import type { PaymentRecord } from '../model/records.js'
 import type { Store } from '../store/store.js'
 import { toBaseUnits } from '../money.js'
@@ -11,15 +12,18 @@ import type { OutcomeRule, OutcomeRuleInput } from '../schemas/outcome-rules.js'
 
 const KEY = 'outcome_rules'
 
-export function createOutcomeRules(deps: { store: Store; rng: Rng }) {
+export function createOutcomeRules(deps: { store: Store; rngFor: (accountId?: string) => Rng }) {
   const { store } = deps
   const rules = controlList<OutcomeRule>(store, KEY)
+  const isOfAccount = (rule: OutcomeRule, accountId: string) => rule.match.account_id === accountId
 
   return {
-    list: rules.all,
+    /** Every rule, or the rules of one account. */
+    list: (accountId?: string): readonly OutcomeRule[] => (accountId === undefined ? rules.all() : rules.all().filter((rule) => isOfAccount(rule, accountId))),
+    /** A rule for every account, or (`match.account_id`) for one, its id from that account's generator. */
     add(input: OutcomeRuleInput): OutcomeRule {
       return rules.add({
-        id: rules.newId('rule', deps.rng),
+        id: rules.newId('rule', deps.rngFor(input.match.account_id)),
         match: input.match,
         outcome: input.outcome,
         failure_code: input.outcome === 'failed' ? (input.failure_code ?? 'network_congestion') : null,
@@ -29,9 +33,12 @@ export function createOutcomeRules(deps: { store: Store; rng: Rng }) {
     },
     remove: rules.remove,
     /** Removes every rule, or those of one account. */
-    clear(accountId?: string): void {
-      rules.removeAllBut(accountId === undefined ? undefined : (rule) => rule.match.account_id !== accountId)
+    clear(accountId?: string): number {
+      return rules.removeAllBut(accountId === undefined ? undefined : (rule) => !isOfAccount(rule, accountId))
     },
+    /** An account's restore: its rules become `replacement`, every other rule stays. */
+    replaceAccount: (accountId: string, replacement: readonly OutcomeRule[]): Change =>
+      rules.replaceWhere((rule) => isOfAccount(rule, accountId), replacement.map((rule) => ({ ...rule, match: { ...rule.match, account_id: accountId } }))),
     /** The first rule with uses left that matches, its use counted. */
     take(accountId: string, payment: PaymentRecord, decimals: number): OutcomeRule | undefined {
       const rule = rules.all().find((r) => r.remaining !== 0 && matches(r, accountId, payment, decimals))

@@ -29,7 +29,7 @@ export function createOutcomeDecider(deps: { fixtures: Fixtures; rules: OutcomeR
       const network = payment.network as Network
       const entry = magic.get(`${network}:${addressKey(network, payment.destination)}`)
       if (entry) return { outcome: entry.outcome, failure_code: entry.failure_code, stage: entry.stage, decided_by: 'magic' }
-      if (deps.screening.isFlagged(network, payment.destination)) {
+      if (deps.screening.isFlagged(network, payment.destination, account.account.id)) {
         return { outcome: 'failed', failure_code: 'screening_rejected', stage: 'pending', decided_by: 'screening' }
       }
     }

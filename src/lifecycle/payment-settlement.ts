@@ -66,12 +66,13 @@ export function createPaymentSettlement(deps: { config: Config; clock: Clock; st
   }
 
   /**
-   * A sandbox restarted on its data file, or restored from a snapshot, picks up the payments that
-   * were on their way. Payments a
+   * A sandbox restarted on its data file, or restored from a snapshot (of everything, or of one
+   * account), picks up the payments that were on their way. Payments a
    * control call took over (their plan is cleared) or whose plan waits stay where they are.
    */
-  function resume(): void {
+  function resume(accountId?: string): void {
     for (const account of store.accounts.values()) {
+      if (accountId !== undefined && account.account.id !== accountId) continue
       for (const status of ['pending', 'processing'] as const) {
         const { items } = account.payments.list({ status }, 0, Number.MAX_SAFE_INTEGER)
         for (const payment of items.reverse()) if (payment.plan && payment.plan.outcome !== 'pending') drive(account, payment)

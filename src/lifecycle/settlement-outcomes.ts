@@ -32,7 +32,7 @@ export function createSettlementDecider(deps: { fixtures: Fixtures; screening: S
     return { outcome: 'failed', fail_step, failure_code: code, decided_by: decidedBy }
   }
 
-  return function decide(_account: AccountState, s: SettlementRecord): SettlementOutcome {
+  return function decide(account: AccountState, s: SettlementRecord): SettlementOutcome {
     const { sandbox_outcome: outcome, sandbox_fail_step: step, sandbox_failure_code: code } = s.metadata
     if (outcome === 'completed') return { outcome: 'completed', fail_step: null, failure_code: null, decided_by: 'metadata' }
     if (outcome === 'failed') {
@@ -47,7 +47,7 @@ export function createSettlementDecider(deps: { fixtures: Fixtures; screening: S
     if (d.type === 'address') {
       const magic = addresses.get(`${d.network}:${addressKey(d.network, d.address)}`)
       if (magic) return failAt(s, magic, 'magic')
-      if (deps.screening.isFlagged(d.network, d.address)) return failAt(s, 'screening_rejected', 'screening')
+      if (deps.screening.isFlagged(d.network, d.address, account.account.id)) return failAt(s, 'screening_rejected', 'screening')
     }
     if (d.type === 'bank_account') {
       for (const [field, value] of Object.entries(d.beneficiary)) {

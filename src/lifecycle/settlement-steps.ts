@@ -77,9 +77,12 @@ export function createSettlementSteps(deps: { config: Config; clock: Clock; stor
     else clock.schedule(next.delay, run, account.account.id)
   }
 
-  function resume(): void {
-    generations.clear()
-    for (const account of store.accounts.values()) for (const s of account.settlements.values()) schedule(account, s)
+  /** After a restart on the data file or a restore (of everything, or of one account). */
+  function resume(accountId?: string): void {
+    if (accountId === undefined) generations.clear()
+    for (const account of store.accounts.values()) {
+      if (accountId === undefined || account.account.id === accountId) for (const s of account.settlements.values()) schedule(account, s)
+    }
   }
   resume()
   deps.bus.on('state.restored', resume)

@@ -35,14 +35,14 @@ export interface SidedPrice {
  * SOURCE/DESTINATION through their USD legs, and the customer sells at its bid. RangeError for a
  * currency the model does not price or a source equal to the destination.
  */
-export function sidedPrice(model: PriceModel, source: string, destination: string, atMs: number): SidedPrice {
+export function sidedPrice(model: PriceModel, source: string, destination: string, atMs: number, account?: string): SidedPrice {
   const reversed = `${destination}/${source}`
   if (!model.isPair(`${source}/${destination}`) && model.isPair(reversed)) {
-    const quote = model.quote(reversed, atMs)
+    const quote = model.quote(reversed, atMs, account)
     const decimals = model.crossDecimals(source, destination)! + INVERSE_EXTRA_DECIMALS
     return { pair: reversed, side: 'buy', price: quote.ask, rate: renderFixed(divideDecimal(1n, 0, quote.ask, decimals, 'down'), decimals), timestamp: quote.timestamp }
   }
-  const quote = model.cross(source, destination, atMs)
+  const quote = model.cross(source, destination, atMs, account)
   return { pair: quote.pair, side: 'sell', price: quote.bid, rate: quote.bid, timestamp: quote.timestamp }
 }
 

@@ -23,8 +23,12 @@ export interface PinnedLeg {
   readonly spreadBp: number
 }
 
-/** Pinned legs by asset code; read on every quote, so a pin shows at once. */
-export type PinSource = () => ReadonlyMap<string, PinnedLeg>
+/**
+ * Pinned legs by asset code, for one account (or for every account); read on every quote, so a pin
+ * shows at once. For an account without pins of its own it answers the very map it answers without
+ * an account, which is how the model tells them apart.
+ */
+export type PinSource = (account?: string) => ReadonlyMap<string, PinnedLeg>
 
 export interface PairModel {
   readonly pair: string
@@ -52,10 +56,10 @@ export function createPairModel(pair: string, baseCode: string, quoteCode: strin
  * The pair's quote at `atMs` (fractions of a ms dropped; RangeError for a time that is not a valid
  * date), frozen, answered from the pair's one-entry cache when the same time is asked again in a row.
  */
-export function quotePair(m: PairModel, atMs: number, pins: PinSource): Quote {
+export function quotePair(m: PairModel, atMs: number, pins: PinSource, account?: string): Quote {
   const at = Math.floor(atMs)
   if (!Number.isFinite(at) || Number.isNaN(new Date(at).getTime())) throw new RangeError(`Invalid time ${atMs}`)
-  const pinned = pins()
+  const pinned = pins(account)
   // A pinned quote is not cached: the pin may go before the same time is asked again.
   if (pinned.has(m.baseCode) || pinned.has(m.quoteCode)) return computeQuote(m, at, pinned)
   if (m.lastAt === at && m.last !== undefined) return m.last

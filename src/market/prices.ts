@@ -20,18 +20,21 @@ export interface PriceModel {
   /** Decimals the pair's prices are rendered with; undefined for an unknown pair. */
   decimals(pair: string): number | undefined
   /**
-   * The pair's quote at sandbox time `atMs` (ms since the epoch; fractions of a ms are dropped).
+   * The pair's quote at time `atMs` (ms since the epoch; fractions of a ms are dropped), with the
+   * pins of `account` (its own and every account's) or without one the pins of every account.
    * Throws RangeError for an unknown pair or a time that is not a valid date. The result is frozen;
    * the same (pair, time) asked again in a row is answered from a one-entry cache per pair.
    */
-  quote(pair: string, atMs: number): Quote
+  quote(pair: string, atMs: number, account?: string): Quote
   /** USD and every asset of the fixture: the legs `cross` takes. */
   readonly currencies: readonly string[]
   /**
    * BASE/QUOTE for any two different legs, listed as a pair or not (EUR/ETH is priced through USD,
    * with the listed pairs' rules for decimals and spread). RangeError for an unknown leg or time.
    */
-  cross(base: string, quote: string, atMs: number): Quote
+  cross(base: string, quote: string, atMs: number, account?: string): Quote
+  /** Whether the account has price pins of its own (its quotes differ from every other account's). */
+  hasOwnPins(account: string): boolean
   /** Decimals `cross(base, quote)` renders with; undefined for an unknown leg. */
   crossDecimals(base: string, quote: string): number | undefined
   /** An asset's spread in the fixture (bp); undefined for USD and unknown codes. */
@@ -78,16 +81,18 @@ export function createPriceModel(fixture: PriceFixture, seed: string, pins: PinS
     isPair: (pair) => models.has(pair),
     decimals: (pair) => models.get(pair)?.decimals,
     crossDecimals: (base, quote) => crossModel(base, quote)?.decimals,
+    // A source answers every account without pins of its own with the one map of every account's pins.
+    hasOwnPins: (account) => pins(account) !== pins(),
     spreadBp: (code) => (code === USD ? undefined : legs.get(code)?.spreadBp),
-    quote(pair, atMs) {
+    quote(pair, atMs, account) {
       const m = models.get(pair)
       if (m === undefined) throw new RangeError(`Unknown pair ${JSON.stringify(pair)}; valid pairs: ${pairs.join(', ')}`)
-      return quotePair(m, atMs, pins)
+      return quotePair(m, atMs, pins, account)
     },
-    cross(base, quote, atMs) {
+    cross(base, quote, atMs, account) {
       const m = crossModel(base, quote)
       if (m === undefined) throw new RangeError(`Cannot price ${base}/${quote}; known currencies: ${currencies.join(', ')}`)
-      return quotePair(m, atMs, pins)
+      return quotePair(m, atMs, pins, account)
     },
   }
 }

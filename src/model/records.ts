@@ -17,6 +17,8 @@ export interface AccountRecord {
   whitelist_enforced: boolean
   /** How many order events the account has had: the `sequence` of the stream's orders channel (absent: none yet). */
   order_events?: number
+  /** How far the account's clock is ahead of the sandbox clock, in ms (absent: 0, the sandbox's time). */
+  clock_offset_ms?: number
 }
 
 export type WalletType = 'institutional' | 'user' | 'omnibus'

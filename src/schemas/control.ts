@@ -2,13 +2,12 @@ import * as z from 'zod'
 import { SettlementFailureCodeSchema } from './settlement.js'
 import { isIpEntry } from './ip-entry.js'
 import { FAILURE_CODES } from '../model/failures.js'
-import { firstInconsistency } from './data-file-consistency.js'
-import { DataSchema } from './data-file.js'
 import { SCOPES, SIGNING_ALGORITHMS } from '../model/records.js'
 import { parseEd25519PublicKey } from '../key-material.js'
 import { AmountSchema, CountSchema, NetworkSchema, TimestampSchema } from './common.js'
 import { FailureCodeSchema } from './payment.js'
 import { REQUEST_EXAMPLES } from './request-examples.js'
+import { AccountScopeFields } from './account-scope.js'
 
 /** Request and response shapes of the control API (CONTRACT.md sections 10 and 13). */
 
@@ -79,8 +78,20 @@ export const FailPaymentSchema = z.strictObject({
   failure_message: z.string().min(1).max(500).optional(),
 }).meta({ example: REQUEST_EXAMPLES.failPayment })
 
-export const ScreeningSchema = z.strictObject({ network: NetworkSchema, address: z.string().min(1) }).meta({ example: REQUEST_EXAMPLES.screening })
-export const ScreeningResultSchema = z.object({ network: NetworkSchema, address: z.string(), flagged: z.boolean() })
+export const ScreeningSchema = z
+  .strictObject({
+    network: NetworkSchema,
+    address: z.string().min(1),
+    ...AccountScopeFields,
+    api_key: AccountScopeFields.api_key.meta({ description: 'Flag the address for this key’s account only (or give account_id). Without either, for every account.' }),
+  })
+  .meta({ example: REQUEST_EXAMPLES.screening })
+export const ScreeningResultSchema = z.object({
+  network: NetworkSchema,
+  address: z.string(),
+  flagged: z.boolean(),
+  account_id: z.string().nullable().meta({ description: 'The one account the flag is for; null: every account.' }),
+})
 
 const MagicPaymentAddressSchema = z.object({
   applies_to: z.literal('payments'),
@@ -107,22 +118,18 @@ const MagicSettlementDestinationSchema = z.object({
 
 export const MagicAddressSchema = z.union([MagicPaymentAddressSchema, MagicSettlementDestinationSchema])
 
-export const ClockSchema = z.object({ mode: z.enum(['real', 'manual']), now: TimestampSchema, offset_ms: z.number().int() }).meta({ id: 'SandboxClock' })
+export const ClockSchema = z
+  .object({
+    mode: z.enum(['real', 'manual']),
+    now: TimestampSchema.meta({ description: 'The sandbox time, or the account’s (the sandbox time plus its offset).' }),
+    offset_ms: z.number().int().meta({ description: 'The sandbox clock: how far it was advanced by hand. An account: how far its clock is ahead of the sandbox’s (0 when the account is made).' }),
+    account_id: z.string().nullable().meta({ description: 'The account whose clock this is; null: the sandbox clock, which every account follows.' }),
+  })
+  .meta({ id: 'SandboxClock' })
+export const ClockQuery = z.strictObject(AccountScopeFields)
 export const AdvanceClockSchema = z.strictObject({
   ms: z.number({ error: 'ms must be a number of milliseconds' }).int({ error: 'ms must be a whole number' }).min(0, { error: 'ms must not be negative' }).max(10 * 365 * 24 * 3600 * 1000),
+  ...AccountScopeFields,
+  api_key: AccountScopeFields.api_key.meta({ description: 'Advance only this key’s account’s clock (or give account_id); the sandbox clock and every other account stand still. Without either, the sandbox clock, and every account with it.' }),
 }).meta({ example: REQUEST_EXAMPLES.advanceClock })
 
-/**
- * `GET /_sandbox/snapshot` and `POST /_sandbox/restore`: the data file's format (src/store/data.ts)
- * plus the sandbox time it was taken at, so a `--data-file` file can be restored too.
- */
-export const SnapshotSchema = DataSchema.extend({
-  taken_at: TimestampSchema.optional().describe('Sandbox time of the snapshot; a restore sets the clock to it (without it, the clock stays where it is).'),
-})
-  .superRefine((data, ctx) => {
-    const inconsistency = firstInconsistency(data)
-    if (inconsistency) ctx.addIssue({ code: 'custom', path: inconsistency.path, message: `The snapshot is inconsistent: ${inconsistency.problem}` })
-  })
-  .meta({ id: 'SandboxSnapshot', example: REQUEST_EXAMPLES.restore })
-
-export const RestoreResultSchema = z.object({ restored: z.literal(true), accounts: CountSchema, keys: CountSchema })

@@ -111,7 +111,13 @@ export const PayoutDataSchema = z.object({
   updated_at: timestamp,
 }) satisfies z.ZodType<PayoutRecord>
 
-export const AccountRecordDataSchema = z.object({ id: z.string(), created_at: timestamp, whitelist_enforced: z.boolean(), order_events: z.number().int().min(0).optional() })
+export const AccountRecordDataSchema = z.object({
+  id: z.string(),
+  created_at: timestamp,
+  whitelist_enforced: z.boolean(),
+  order_events: z.number().int().min(0).optional(),
+  clock_offset_ms: z.number().int().optional(),
+})
 
 export const WhitelistDataSchema = z.object({ id: z.string(), address: z.string(), network: z.enum(NETWORKS), label: z.string().nullable(), created_at: timestamp })
 
@@ -164,8 +170,8 @@ export const AccountDataSchema = z.object({
 export const ControlDataSchema = z.strictObject({
   outcome_rules: z.array(OutcomeRuleSchema).optional(),
   faults: z.array(FaultSchema).optional(),
-  // `<network>:<address key>`, as the screening list keeps them.
-  screening_flagged: z.array(z.string().regex(new RegExp(`^(${NETWORKS.join('|')}):.+$`), 'expected "<network>:<address>"')).optional(),
+  // `<network>:<address key>`, as the screening list keeps them; `acct_…/<network>:<address key>` for one account.
+  screening_flagged: z.array(z.string().regex(new RegExp(`^([^/:]+/)?(${NETWORKS.join('|')}):.+$`), 'expected "<network>:<address>" or "<account id>/<network>:<address>"')).optional(),
   price_pins: z.array(PricePinSchema).optional(),
 })
 

@@ -1,34 +1,32 @@
 import * as z from 'zod'
 import { EVENT_TYPES } from '../model/events.js'
+import { EVENT_PATTERN_DESCRIPTION, EVENT_PATTERNS_HELP, isEventPattern, typesOf } from '../model/event-patterns.js'
 import { CountSchema, integerParam } from './common.js'
 import { EVENT_SCHEMAS } from './event.js'
+import { AccountScopeFields } from './account-scope.js'
 
 /** `GET /_sandbox/events` (CONTRACT.md section 20): the query and the answer. */
 
-/** `payment`, `payout`, … : what `payment.*` may name. */
-const RESOURCES = [...new Set(EVENT_TYPES.map((type) => type.split('.')[0]!))]
-const TYPE_HELP = `type takes event types (${EVENT_TYPES[0]}, …), resource.* (${RESOURCES.map((resource) => `${resource}.*`).join(', ')}) or *, separated by commas`
-
 /**
- * A comma list of event types and `resource.*` prefixes, read as the exact types and `resource.`
- * prefixes the event log matches; `*` (or nothing) selects every event.
+ * A comma list of event patterns (event-patterns.ts), read as the exact types the event log
+ * matches; `*` selects every event (as no filter does: an empty list).
  */
 const EventTypeFilterSchema = z
   .string()
   .transform((value, ctx) => {
     const entries = value.split(',').map((entry) => entry.trim())
-    const wrong = entries.filter((entry) => !(entry === '*' || (EVENT_TYPES as readonly string[]).includes(entry) || RESOURCES.some((resource) => entry === `${resource}.*`)))
+    const wrong = entries.filter((entry) => !isEventPattern(entry))
     if (wrong.length > 0) {
-      ctx.addIssue({ code: 'custom', message: `${TYPE_HELP}; got ${wrong.map((entry) => JSON.stringify(entry)).join(', ')}`, input: value })
+      ctx.addIssue({ code: 'custom', message: `type takes ${EVENT_PATTERNS_HELP}, separated by commas; got ${wrong.map((entry) => JSON.stringify(entry)).join(', ')}`, input: value })
       return z.NEVER
     }
-    return entries.includes('*') ? [] : entries.map((entry) => (entry.endsWith('.*') ? entry.slice(0, -1) : entry))
+    return entries.includes('*') ? [] : typesOf(entries)
   })
-  .meta({ description: 'Event types, comma separated; `payment.*` selects every payment event, `*` all.', example: 'payment.failed,order.*' })
+  .meta({ description: `Event patterns, comma separated. ${EVENT_PATTERN_DESCRIPTION}`, example: 'payment.failed,order.*' })
 
 export const ListEventsQuery = z.strictObject({
-  api_key: z.string().min(1).optional().meta({ description: 'The account behind this key (or give account_id). Without either, every account’s events.' }),
-  account_id: z.string().min(1).optional(),
+  ...AccountScopeFields,
+  api_key: AccountScopeFields.api_key.meta({ description: 'The account behind this key (or give account_id). Without either, every account’s events.' }),
   type: EventTypeFilterSchema.optional(),
   object_id: z.string().min(1).optional().meta({ description: 'Only events whose data.object has this id (pay_…, ord_…).' }),
   after: z.string().min(1).optional().meta({ description: 'An event id: only events after it (the last id of the previous answer).' }),

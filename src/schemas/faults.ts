@@ -1,6 +1,7 @@
 import * as z from 'zod'
 import { whenPresent } from './messages.js'
 import { REQUEST_EXAMPLES } from './request-examples.js'
+import { AccountScopeFields } from './account-scope.js'
 
 /** Fault rules' request and resource (CONTRACT.md sections 10 and 13); the rules themselves live in `control/fault-rules.ts`. */
 
@@ -44,6 +45,8 @@ export const CreateFaultSchema = z
     latency_ms: LatencySchema.optional(),
     probability: z.number({ error: whenPresent('probability must be a number from 0 to 1') }).min(0, { error: 'probability must be from 0 to 1' }).max(1, { error: 'probability must be from 0 to 1' }).optional(),
     times: z.number({ error: whenPresent('times must be a whole number') }).int({ error: 'times must be a whole number' }).min(1, { error: 'times must be a whole number of at least 1 (omit it for unlimited)' }).optional(),
+    ...AccountScopeFields,
+    api_key: AccountScopeFields.api_key.meta({ description: 'The rule applies to the requests of this key’s account only, with any of its keys (or give account_id). Without either, to every account’s.' }),
   })
   .superRefine((body, ctx) => {
     if (body.status !== undefined && body.fault !== 'error') {
@@ -61,7 +64,12 @@ export const CreateFaultSchema = z
 export const FaultSchema = z
   .object({
     id: z.string(),
-    match: z.object({ method: z.string().optional(), path: z.string().optional(), api_key: z.string().optional() }),
+    match: z.object({
+      method: z.string().optional(),
+      path: z.string().optional(),
+      api_key: z.string().optional(),
+      account_id: z.string().optional().meta({ description: 'The one account whose requests (with any of its keys) the rule applies to; absent: every account.' }),
+    }),
     fault: z.enum(FAULT_KINDS),
     status: z.literal([500, 503]).nullable(),
     latency_ms: z.union([Milliseconds, z.tuple([Milliseconds, Milliseconds])]).nullable(),

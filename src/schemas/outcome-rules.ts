@@ -3,6 +3,7 @@ import { FAILURE_CODES, type FailureCode } from '../model/failures.js'
 import { AmountSchema, CurrencySchema, NetworkSchema } from './common.js'
 import { FailureCodeSchema } from './payment.js'
 import { REQUEST_EXAMPLES } from './request-examples.js'
+import { AccountScopeFields } from './account-scope.js'
 
 /** Outcome rules' request and resource (CONTRACT.md sections 8 and 13); the rules themselves live in `lifecycle/outcome-rules.ts`. */
 export const OutcomeMatchSchema = z.strictObject({
@@ -21,6 +22,8 @@ export const CreateOutcomeRuleSchema = z
     outcome: z.enum(['completed', 'failed', 'pending'], { error: 'outcome must be completed, failed or pending' }),
     failure_code: z.enum(FAILURE_CODES as [FailureCode, ...FailureCode[]], { error: `failure_code must be one of ${FAILURE_CODES.join(', ')}` }).optional(),
     times: z.number().int().min(1, { error: 'times must be a whole number of at least 1 (omit it for unlimited)' }).optional(),
+    ...AccountScopeFields,
+    api_key: AccountScopeFields.api_key.meta({ description: 'The rule decides the payments of this key’s account only (or give account_id, here or in match). Without either, of every account.' }),
   })
   .meta({ id: 'CreateOutcomeRuleRequest', example: REQUEST_EXAMPLES.createOutcomeRule })
 

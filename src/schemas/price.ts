@@ -1,4 +1,5 @@
 import * as z from 'zod'
+import { AccountScopeFields } from './account-scope.js'
 import { AMOUNT_PATTERN } from '../money.js'
 import { positiveDecimalSchema, TimestampSchema } from './common.js'
 import { REQUEST_EXAMPLES } from './request-examples.js'
@@ -38,6 +39,8 @@ export const CreatePricePinSchema = z
     pair: z.string({ error: 'pair must be an <ASSET>/USD pair such as ETH/USD' }).min(1).meta({ example: 'ETH/USD' }),
     price: PinPriceSchema,
     spread_bp: SpreadBpSchema.optional().meta({ description: 'ask − bid in basis points of the mid; 0 makes bid = ask = price. Default: the asset’s spread in the fixtures.' }),
+    ...AccountScopeFields,
+    api_key: AccountScopeFields.api_key.meta({ description: 'Pin the price for this key’s account only (or give account_id): its quotes, fills, conversions and stream. Without either, for every account.' }),
   })
   .meta({ id: 'CreatePricePinRequest', example: REQUEST_EXAMPLES.createPricePin })
 
@@ -48,6 +51,7 @@ export const PricePinSchema = z
     price: z.string().regex(AMOUNT_PATTERN, 'expected a decimal string').meta({ example: '3000.00' }),
     spread_bp: z.number().int().min(0).max(10_000),
     pinned_at: TimestampSchema,
+    account_id: z.string().optional().meta({ description: 'The one account the pin applies to; absent: every account.' }),
   })
   .meta({ id: 'PricePin' })
 

@@ -1,6 +1,7 @@
 import * as z from 'zod'
 import { echoId } from '../errors.js'
 import { EVENT_TYPES } from '../model/events.js'
+import { EVENT_PATTERN_DESCRIPTION, EVENT_PATTERNS, EVENT_PATTERNS_HELP, isEventPattern } from '../model/event-patterns.js'
 import { CountSchema, DescriptionSchema, PageQuery, TimestampSchema } from './common.js'
 import { whenPresent } from './messages.js'
 import { WebhookUrlSchema } from './webhook-url.js'
@@ -8,25 +9,27 @@ import { REQUEST_EXAMPLES } from './request-examples.js'
 
 /** `/v1/webhooks` and the control API's delivery log (CONTRACT.md sections 9 and 13). */
 
-const EVENT_CHOICES = new Set<string>(['*', ...EVENT_TYPES])
-
 /**
- * A list of event types; `"*"` stands for all of them. Checked as a whole so that `param` is
- * `events`; the items' `enum` (the same set) is for the OpenAPI document, where event types are a closed set.
+ * A list of event patterns (event-patterns.ts), the ones `GET /_sandbox/events` takes. Checked as a
+ * whole so that `param` is `events`; the items' `enum` (the same set) is for the OpenAPI document,
+ * where the patterns are a closed set.
  */
 const EventsSchema = z
-  .array(z.string({ error: 'events must be strings such as "payment.succeeded"' }).meta({ enum: [...EVENT_CHOICES] }), { error: whenPresent('events must be an array of event types such as ["payment.succeeded"]') })
+  .array(z.string({ error: 'events must be strings such as "payment.succeeded"' }).meta({ enum: [...EVENT_PATTERNS], description: EVENT_PATTERN_DESCRIPTION }), { error: whenPresent('events must be an array of event types such as ["payment.succeeded"]') })
   .superRefine((events, ctx) => {
     if (events.length === 0) {
       ctx.addIssue({ code: 'custom', message: 'events must list at least one event type; leave it out to receive every event' })
       return
     }
-    const unknown = events.find((type) => !EVENT_CHOICES.has(type))
+    const unknown = events.find((pattern) => !isEventPattern(pattern))
     if (unknown !== undefined) {
-      ctx.addIssue({ code: 'custom', message: `'${echoId(unknown)}' is not an event type; use any of ${EVENT_TYPES.join(', ')}, or "*" for all` })
+      ctx.addIssue({ code: 'custom', message: `'${echoId(unknown)}' is not an event type; use ${EVENT_PATTERNS_HELP}: any of ${EVENT_TYPES.join(', ')}` })
     }
   })
-  .meta({ description: 'Event types to receive. Left out (or `["*"]`): every type, stored as the full list.', example: ['payment.succeeded', 'payment.failed'] })
+  .meta({
+    description: 'Event types to receive: types, `resource.*` (`payment.*`: every payment event) or `*`. Left out: every type. Stored as the types they select (the answer lists them).',
+    example: ['payment.*', 'payout.failed'],
+  })
 
 export const CreateWebhookEndpointSchema = z
   .strictObject({

@@ -1,6 +1,6 @@
 import { newUniqueId, type IdPrefix } from '../ids.js'
 import type { Rng } from '../rng.js'
-import { put } from './changes.js'
+import { put, type Change } from './changes.js'
 import type { Store } from './store.js'
 
 /**
@@ -29,6 +29,8 @@ export function controlList<T extends { id: string; remaining: number | null }>(
       save(all().filter(keep))
       return before - all().length
     },
+    /** The change that puts `replacement` in place of the rules `replaced` accepts (an account's restore), to apply with others. */
+    replaceWhere: (replaced: (item: T) => boolean, replacement: readonly T[]): Change => put('control', undefined, key, [...all().filter((item) => !replaced(item)), ...replacement]),
     /** One use of a rule with a limited number of uses. */
     countUse(rule: T): void {
       if (rule.remaining === null) return

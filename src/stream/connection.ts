@@ -52,7 +52,7 @@ export function openConnection(socket: WebSocket, identity: Authenticated | unde
       outbox.send({ type: 'unsubscribed', channel: 'prices', pairs })
       return undefined
     }
-    const snapshot = ticker.subscribe(outbox, pairs)
+    const snapshot = ticker.subscribe(outbox, pairs, connection.accountId)
     outbox.batch(() => {
       outbox.send({ type: 'subscribed', channel: 'prices', pairs })
       outbox.sendPrices(snapshot)
@@ -99,7 +99,7 @@ export function openConnection(socket: WebSocket, identity: Authenticated | unde
     orders.subscribe(outbox, connection.accountId!, pairs)
     outbox.batch(() => {
       outbox.send({ type: 'subscribed', channel: 'orders', pairs: pairs ?? null })
-      outbox.send({ type: 'orders_snapshot', channel: 'orders', sequence: account?.account.order_events ?? 0, data: open.map(presentOrder), timestamp: clock.nowIso() })
+      outbox.send({ type: 'orders_snapshot', channel: 'orders', sequence: account?.account.order_events ?? 0, data: open.map(presentOrder), timestamp: clock.nowIso(connection.accountId) })
     })
     return undefined
   }
@@ -108,7 +108,7 @@ export function openConnection(socket: WebSocket, identity: Authenticated | unde
     const message = parseClientMessage(data)
     if (isErrorFrame(message)) return message
     if (message.action === 'ping') {
-      outbox.send({ type: 'pong', timestamp: clock.nowIso() })
+      outbox.send({ type: 'pong', timestamp: clock.nowIso(connection.accountId) })
       return undefined
     }
     if (message.channel === 'prices') return onPrices(message)

@@ -4,14 +4,8 @@ import { priceBatch, type Outbox, type PriceBatch } from './outbox.js'
 import { createPriceGroups } from './price-groups.js'
 import type { PriceModel } from '../market/prices.js'
 
-/** Lets a reset that cancels by tag leave the ticker alone, and shows what the timer is. */
-export const PRICE_TICK_TAG = 'stream:prices'
-
 /** At most this many ticks of one advance are sent to subscribers: the last ones (CONTRACT.md section 14). */
 export const MAX_SENT_TICKS_PER_ADVANCE = 600
-
-/** Called on every tick at its sandbox time, sent or not (resting orders are checked on ticks). */
-export type TickHook = (at: number) => void
 
 /**
  * The `prices` channel: who listens to which pair, and the tick that feeds them.
@@ -19,20 +13,22 @@ export type TickHook = (at: number) => void
  * Ticks fall on a grid of `intervalMs` of sandbox time (aligned on the epoch), so a manual clock
  * drives them: each tick is a clock timer that runs at its own time, in order with everything else
  * due, so an advance of 3 s sends three ticks per pair, each with its own timestamp. Of one advance
- * only the last 600 ticks are sent; earlier ones run only when a tick hook needs them, and are
- * skipped otherwise, so advancing by a year stays fast. Each pair's quote is computed and framed
+ * only the last 600 ticks are sent; earlier ones are skipped, so advancing by a year stays fast
+ * (resting orders have ticks of their own, on their account's clock: lifecycle/order-matching.ts).
+ * Each pair's quote is computed and framed
  * once per tick, and subscribers with the same pairs share one buffer of the tick's frames, written
  * as it is to each of them (`price-groups.ts`, `outbox.ts`). The timer only exists while someone
- * listens (a subscriber or a hook).
+ * listens.
  */
 export interface PriceTicker {
-  /** Adds pairs to a subscriber and returns the snapshot (the quotes now, in the order asked) to send it. */
-  subscribe(subscriber: Outbox, pairs: readonly string[]): PriceBatch
+  /**
+   * Adds pairs to a subscriber and returns the snapshot (the quotes now, in the order asked) to send
+   * it. A subscriber of an account gets that account's price pins (CONTRACT.md section 24).
+   */
+  subscribe(subscriber: Outbox, pairs: readonly string[], accountId?: string): PriceBatch
   unsubscribe(subscriber: Outbox, pairs: readonly string[]): void
   /** Pairs the subscriber listens to, in fixture order. */
   pairsOf(subscriber: Outbox): string[]
-  /** Adds a hook that sees every tick, also those not sent; returns its removal. */
-  onTick(hook: TickHook): () => void
   /** Re-arms the tick if its timer was cancelled from outside (a reset that cancelled every timer). */
   repair(): void
   /** Puts the tick back on the grid after the clock was set (a restore), also backwards. */
@@ -57,7 +53,8 @@ export function createPriceTicker(deps: { clock: Clock; model: PriceModel; inter
   /** How many subscribers each pair has: a tick computes only the pairs someone listens to. */
   const listenerCount = new Map<string, number>(model.pairs.map((pair) => [pair, 0]))
   let subscriptions = 0
-  const hooks = new Set<TickHook>()
+  /** The account of each subscriber that has one: an account with pins of its own gets frames of its own. */
+  const accounts = new Map<Outbox, string>()
   let timer: TimerHandle | undefined
   let lastTickAt = Number.NEGATIVE_INFINITY
   let ticks = 0
@@ -67,10 +64,10 @@ export function createPriceTicker(deps: { clock: Clock; model: PriceModel; inter
 
   /** Schedules the next grid tick after now, or the first one at or after `notBefore`. */
   function arm(notBefore = Number.NEGATIVE_INFINITY): void {
-    if (timer || closed || (subscriptions === 0 && hooks.size === 0)) return
+    if (timer || closed || subscriptions === 0) return
     const now = clock.now()
     const next = Math.max((Math.floor(now / intervalMs) + 1) * intervalMs, Math.ceil(notBefore / intervalMs) * intervalMs)
-    const handle: TimerHandle = clock.schedule(next - now, () => onDue(handle), PRICE_TICK_TAG)
+    const handle: TimerHandle = clock.schedule(next - now, () => onDue(handle))
     timer = handle
   }
 
@@ -83,8 +80,8 @@ export function createPriceTicker(deps: { clock: Clock; model: PriceModel; inter
     const until = clock.dueUntil() ?? at
     const firstSent = (Math.floor(until / intervalMs) - MAX_SENT_TICKS_PER_ADVANCE + 1) * intervalMs
     const sent = at >= firstSent
-    // Re-armed first, so that a failing hook cannot stop the ticks. Without hooks, unsent ticks are skipped.
-    arm(sent || hooks.size > 0 ? undefined : firstSent)
+    // Re-armed first, so that a failing send cannot stop the ticks. Unsent ticks are skipped.
+    arm(sent ? undefined : firstSent)
     if (at <= lastTickAt) return
     lastTickAt = at
     if (sent && subscriptions > 0) {
@@ -95,7 +92,6 @@ export function createPriceTicker(deps: { clock: Clock; model: PriceModel; inter
       // A real-time wake-up runs what is due up to its own now: how far behind the grid it woke.
       if (clock.mode === 'real') tickLateMs += until - at
     }
-    for (const hook of hooks) hook(at)
   }
 
   function broadcast(at: number): void {
@@ -105,25 +101,32 @@ export function createPriceTicker(deps: { clock: Clock; model: PriceModel; inter
     }
     for (const group of groups.all()) {
       const batch = priceBatch(group.pairs, group.pairs.map((pair) => frames.get(pair)!))
-      for (const subscriber of group.members) subscriber.sendPrices(batch)
+      for (const subscriber of group.members) {
+        const accountId = accounts.get(subscriber)
+        subscriber.sendPrices(accountId !== undefined && model.hasOwnPins(accountId) ? batchAt(group.pairs, at, accountId) : batch)
+      }
     }
   }
 
+  function batchAt(pairs: readonly string[], at: number, accountId: string | undefined): PriceBatch {
+    return priceBatch(pairs, pairs.map((pair) => priceFrame(model.quote(pair, at, accountId))))
+  }
+
   function cancelIfIdle(): void {
-    if (subscriptions > 0 || hooks.size > 0 || !timer) return
+    if (subscriptions > 0 || !timer) return
     clock.cancel(timer)
     timer = undefined
   }
 
   return {
-    subscribe(subscriber, pairs) {
-      const now = clock.now()
+    subscribe(subscriber, pairs, accountId) {
       for (const pair of groups.add(subscriber, pairs)) {
         listenerCount.set(pair, listenerCount.get(pair)! + 1)
         subscriptions++
       }
+      if (accountId !== undefined) accounts.set(subscriber, accountId)
       arm()
-      return priceBatch(pairs, pairs.map((pair) => priceFrame(model.quote(pair, now))))
+      return batchAt(pairs, clock.now(), accountId)
     },
     unsubscribe(subscriber, pairs) {
       for (const pair of pairs) subscriber.dropPrice(pair)
@@ -131,15 +134,8 @@ export function createPriceTicker(deps: { clock: Clock; model: PriceModel; inter
         listenerCount.set(pair, listenerCount.get(pair)! - 1)
         subscriptions--
       }
+      if (groups.pairsOf(subscriber).length === 0) accounts.delete(subscriber)
       cancelIfIdle()
-    },
-    onTick(hook) {
-      hooks.add(hook)
-      arm()
-      return () => {
-        hooks.delete(hook)
-        cancelIfIdle()
-      }
     },
     pairsOf: (subscriber) => [...groups.pairsOf(subscriber)],
     repair() {

@@ -12,7 +12,7 @@ import type { Store } from '../store/store.js'
 import { openConnection, type Connection } from './connection.js'
 import { DEFAULT_OUTBOX_LIMITS, type OutboxLimits, type OutboxStats } from './outbox.js'
 import type { PriceModel } from '../market/prices.js'
-import { createPriceTicker, type TickerStats, type TickHook } from './ticker.js'
+import { createPriceTicker, type TickerStats } from './ticker.js'
 import { authenticateUpgrade, BEARER_PROTOCOL_PREFIX, refuseUpgrade } from './upgrade.js'
 import { createWalletFeed } from './wallet-feed.js'
 import { createOrderFeed } from './order-feed.js'
@@ -57,12 +57,6 @@ export interface StreamServer {
   /** The HTTP server's `upgrade` listener. */
   handleUpgrade(req: IncomingMessage, socket: Duplex, head: Buffer): void
   stats(): StreamStats
-  /**
-   * Calls `hook` on every price tick at its sandbox time, also the ticks of a long advance that are
-   * not sent (resting orders are checked on every tick); returns its removal. While a hook is set,
-   * every tick of an advance runs, so a long advance costs one call per tick interval.
-   */
-  onTick(hook: TickHook): () => void
   /** Closes every client with 1001 (going away), then stops. */
   close(): Promise<void>
 }
@@ -101,7 +95,8 @@ export function createStreamServer(deps: StreamDeps, overrides: Partial<StreamOp
     socket.on('error', () => {})
   }
 
-  const realign = () => ticker.realign()
+  // Only a whole restore sets the sandbox clock, on whose grid the ticks fall.
+  const realign = (accountId?: string) => accountId === undefined && ticker.realign()
   bus.on('state.restored', realign)
 
   const heartbeat = setInterval(() => {
@@ -147,8 +142,6 @@ export function createStreamServer(deps: StreamDeps, overrides: Partial<StreamOp
         },
       )
     },
-
-    onTick: (hook) => ticker.onTick(hook),
 
     stats() {
       const { subscriptions, ...ticks } = ticker.stats()

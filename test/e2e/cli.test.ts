@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { buildIfNeeded, killAll, launch, runToExit, type CliProcess } from '../helpers/cli-process.js'
+import { buildIfNeeded, killAll, launch, lineOf, runToExit, type CliProcess } from '../helpers/cli-process.js'
 import { startTestSandbox } from '../helpers/start-test-sandbox.js'
 
 /** The real command line: `node bin/wallet-sandbox.js`, on port 0, as a user starts it. */
@@ -91,6 +91,26 @@ describe('start-up', () => {
     expect(await page.text()).toContain('/_sandbox/ui/app.js')
     expect((await fetch(`${proc.url}/_sandbox/ui/app.js`)).status).toBe(200)
     expect(await stop(proc)).toBe('exit 0')
+  })
+
+  it.each([
+    ['by default, without the control API\'s requests', [], {}, ['/v1/wallets']],
+    ['with --log-control, with them', ['--log-control'], {}, ['/_sandbox/requests', '/v1/wallets']],
+    ['with WALLET_SANDBOX_LOG_CONTROL, with them', [], { WALLET_SANDBOX_LOG_CONTROL: 'true' }, ['/_sandbox/requests', '/v1/wallets']],
+  ])('writes the request log %s', async (_name, flags, env, paths) => {
+    const proc = await start(['--log-format', 'json', ...flags], env)
+    // What tail does four times a second, then the app's own request.
+    expect((await fetch(`${proc.url}/_sandbox/requests`)).status).toBe(200)
+    expect((await api(proc.url, 'GET', '/v1/wallets')).status).toBe(200)
+    const logged = () => proc.stdout().split('\n').filter((line) => line.includes('"message":"request"')).map((line) => (JSON.parse(line) as { path: string }).path)
+    await lineOf(proc, (line) => (line.includes('"path":"/v1/wallets"') ? true : undefined))
+    expect(logged()).toEqual(paths)
+    expect(await stop(proc)).toBe('exit 0')
+  })
+
+  it('answers a mistyped flag with the error, the flag it may mean and one line to --help, exit code 1', async () => {
+    const { code, stdout, stderr } = await runToExit(['--clok', 'manual'])
+    expect({ code, stdout, stderr }).toEqual({ code: 1, stdout: '', stderr: "error: unknown option '--clok'\n(Did you mean --clock?)\n(wallet-sandbox --help lists the options)\n" })
   })
 
   it('seeds the same wallets (names drawn by faker included) as the library does for the same seed', async () => {

@@ -187,6 +187,27 @@ describe('the dashboard’s Events view in Chromium', () => {
     expect(await page.locator('#events tbody tr[data-id] [data-field="object"]').first().textContent()).toBe(payments[149]!.id)
   })
 
+  it('says it lost the sandbox while the sandbox is down, not live, and is live again when it is back', async () => {
+    sb = await startTestSandbox()
+    await pay()
+    const page = await openLive()
+    await expect.poll(() => eventIds(page), WAIT).toHaveLength(1)
+    const { port } = new URL(sb.url)
+    await sb.close()
+    sb = undefined
+    await expect.poll(() => state(page), WAIT).toBe('lost')
+    expect(await page.locator('#events-state').textContent()).toBe('lost the sandbox: trying again…')
+    expect(await page.locator('#events-error').textContent()).toBe('no_answer: The sandbox did not answer: is it still running?')
+    // Back on the same port (a restart, the same seed: the same ids again): its log read from the start, live again, the error gone.
+    sb = await startTestSandbox({ port: Number(port) })
+    source = undefined
+    const payment = await pay()
+    // Its retries come every 2 s.
+    await expect.poll(() => state(page), { ...WAIT, timeout: 8000 }).toBe('live')
+    await expect.poll(() => page.locator('#events tbody tr[data-id] [data-field="object"]').allTextContents(), WAIT).toEqual([payment.id])
+    expect(await page.locator('#events-error').isHidden()).toBe(true)
+  })
+
   it('with --control-token, reads the events with the token given', async () => {
     sb = await startTestSandbox({ controlToken: 'dashboard-secret' })
     const payment = await pay()

@@ -37,6 +37,22 @@ describe('the dashboard in Chromium', () => {
     expect(await page.locator('#keys').textContent()).toContain('sk_test_sandbox_default_key')
   })
 
+  it("shows the selected account's clock when it is ahead of the sandbox's, and hides it when it is not", async () => {
+    sb = await startTestSandbox()
+    const page = await open()
+    await page.locator('#wallets tbody tr[data-id]').first().waitFor()
+    expect(await page.locator('#account-clock').isHidden()).toBe(true)
+    await sb.api.post('/_sandbox/clock/advance').send({ ms: 5_400_000, api_key: 'sk_test_sandbox_default_key' }).expect(200)
+    await page.getByRole('button', { name: 'Refresh' }).click()
+    await expect.poll(() => page.locator('#account-clock').isVisible(), WAIT).toBe(true)
+    expect(await page.locator('#account-clock-now').textContent()).toBe('2026-01-01T01:30:00.000Z')
+    expect(await page.locator('#account-clock-offset').textContent()).toBe('(1 h 30 min ahead of the sandbox)')
+    expect(await page.locator('#clock-now').textContent()).toBe('2026-01-01T00:00:00.000Z')
+    await sb.api.post('/_sandbox/reset').send({ api_key: 'sk_test_sandbox_default_key' }).expect(200)
+    await page.getByRole('button', { name: 'Refresh' }).click()
+    await expect.poll(() => page.locator('#account-clock').isHidden(), WAIT).toBe(true)
+  })
+
   it('lists a payment created over /v1, and completes it with a click', async () => {
     sb = await startTestSandbox()
     const page = await open()

@@ -19,6 +19,7 @@ const SHOWN = [
   ['ts', 'test/e2e/fixtures/library-example/global-setup.ts'],
   ['ts', 'test/e2e/fixtures/library-example/payments.example.ts'],
   ['ts', 'test/e2e/fixtures/library-example/events.example.ts'],
+  ['ts', 'test/e2e/fixtures/library-example/accounts.example.ts'],
   ['ts', 'test/e2e/fixtures/library-example/requests.example.ts'],
   ['js', 'test/e2e/fixtures/commonjs-example/sandbox.cjs'],
 ] as const
@@ -38,7 +39,7 @@ describe('the library examples', () => {
       env: { ...env, NO_COLOR: '1' },
     }).catch((error) => ({ stdout: String(error.stdout), stderr: String(error.stderr), failed: true }))
     expect(result, `${result.stdout}\n${result.stderr}`).not.toHaveProperty('failed')
-    expect(result.stdout).toMatch(/Tests\s+4 passed \(4\)/)
+    expect(result.stdout).toMatch(/Tests\s+5 passed \(5\)/)
   }, 60_000)
 
   it('asserts what was sent: the retry test passes, and the one that fails on purpose prints the near miss the page shows', async () => {

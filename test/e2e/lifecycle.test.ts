@@ -314,9 +314,9 @@ describe('deposits, reset, accounts and keys', () => {
 describe('the sandbox clock', () => {
   it('reports and advances the manual clock from --clock-start', async () => {
     sb = await startTestSandbox({ clockStart: '2030-05-01T00:00:00.000Z' })
-    expect((await sb.api.get('/_sandbox/clock').expect(200)).body.data).toEqual({ mode: 'manual', now: '2030-05-01T00:00:00.000Z', offset_ms: 0 })
+    expect((await sb.api.get('/_sandbox/clock').expect(200)).body.data).toEqual({ mode: 'manual', now: '2030-05-01T00:00:00.000Z', offset_ms: 0, account_id: null })
     const res = await advance(90_000)
-    expect(res.body.data).toEqual({ mode: 'manual', now: '2030-05-01T00:01:30.000Z', offset_ms: 90_000 })
+    expect(res.body.data).toEqual({ mode: 'manual', now: '2030-05-01T00:01:30.000Z', offset_ms: 90_000, account_id: null })
     expect((await sb.api.post('/_sandbox/clock/advance').send({ ms: -1 }).expect(400)).body.error.param).toBe('ms')
   })
 

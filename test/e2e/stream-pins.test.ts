@@ -41,3 +41,27 @@ it('sends pinned prices on the next tick and in a new subscription, and nothing 
     late.close()
   }
 })
+
+it('sends an account’s own pinned prices to a connection with that account’s key, and the others the feed', async () => {
+  sb = await startTestSandbox()
+  const A = 'sk_test_stream_pins_a'
+  await sb.api.get('/v1/wallets').set(sb.auth(A)).expect(200)
+  c = await connectStream(streamUrl(sb.url), { headers: { Authorization: `Bearer ${A}` } })
+  const other = await connectStream(streamUrl(sb.url))
+  try {
+    for (const client of [c, other]) {
+      client.send({ action: 'subscribe', channel: 'prices', pairs: ['ETH/USD'] })
+      await client.take(2)
+    }
+    await sb.api.post('/_sandbox/prices').send({ pair: 'ETH/USD', price: '3000', spread_bp: 0, api_key: A }).expect(201)
+    await sb.sandbox.clock.advance(1000)
+    await settle()
+    const [mine] = await c.drain()
+    const [theirs] = await other.drain()
+    expect(mine).toMatchObject({ pair: 'ETH/USD', price: '3000.00', timestamp: '2026-01-01T00:00:01.000Z' })
+    expect(theirs).toMatchObject({ pair: 'ETH/USD', timestamp: '2026-01-01T00:00:01.000Z' })
+    expect(theirs!.price).not.toBe('3000.00')
+  } finally {
+    other.close()
+  }
+})

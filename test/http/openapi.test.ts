@@ -1,6 +1,6 @@
 import { validate, compileErrors } from '@readme/openapi-parser'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { describeApi } from '../../src/cli-openapi.js'
+import { describeApi } from '../../src/cli/describe-api.js'
 import { buildOpenApiDocument, type OpenApiDocument, type ResponseObject } from '../../src/openapi/document.js'
 import { EVENT_TYPES } from '../../src/model/events.js'
 import { VERSION } from '../../src/version.js'

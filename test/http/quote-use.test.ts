@@ -72,7 +72,7 @@ describe('using a quote', () => {
     quotes().markUsed(accountOf(), checked, 'ord_test', changes)
     expect(accountOf().quotes.get(id)!.used_at).toBeNull()
     sb.sandbox.store.apply(changes)
-    expect(quotes().status(accountOf().quotes.get(id)!)).toBe('used')
+    expect(quotes().status(accountOf(), accountOf().quotes.get(id)!)).toBe('used')
   })
 
   it('gives the amounts in base units of each currency’s quote decimals', async () => {

@@ -206,6 +206,17 @@ describe('GET /_sandbox/requests', () => {
     expect((await journal()).data).toEqual([])
   })
 
+  it('dates an account\'s request on the account\'s clock, an hour ahead once that account alone was advanced', async () => {
+    sb = await startTestSandbox()
+    await sb.api.get('/v1/wallets').set(sb.auth()).expect(200)
+    await sb.api.post('/_sandbox/clock/advance').send({ ms: 3_600_000, api_key: DEFAULT_KEY }).expect(200)
+    const later = await sb.api.get('/v1/wallets').set(sb.auth()).expect(200)
+    await sb.api.get('/v1/wallets').expect(401)
+    const [unowned, ahead, before] = (await journal()).data
+    expect([unowned.at, ahead.at, before.at]).toEqual(['2026-01-01T00:00:00.000Z', '2026-01-01T01:00:00.000Z', '2026-01-01T00:00:00.000Z'])
+    expect(ahead.id).toBe(later.headers['x-request-id'])
+  })
+
   it('needs the control token when --control-token is set', async () => {
     sb = await startTestSandbox({ controlToken: 'letmein' })
     expect((await sb.api.get('/_sandbox/requests').expect(401)).body.error.code).toBe('control_token_invalid')

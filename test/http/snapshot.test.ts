@@ -33,7 +33,7 @@ describe('GET /_sandbox/snapshot and POST /_sandbox/restore', () => {
 
     // …is undone by the restore.
     const restored = await sb.api.post('/_sandbox/restore').send(taken).expect(200)
-    expect(restored.body.data).toEqual({ restored: true, accounts: 1, keys: 3 })
+    expect(restored.body.data).toEqual({ restored: true, accounts: 1, keys: 3, account_id: null })
     expect(await balance(wallet.id)).toEqual(before)
     const list = (await sb.api.get('/v1/payments').set(sb.auth()).expect(200)).body
     expect(list.data.map((p: { id: string; status: string }) => [p.id, p.status])).toEqual([[payment.id, 'pending']])
@@ -229,7 +229,7 @@ describe('GET /_sandbox/snapshot and POST /_sandbox/restore', () => {
     const control = createControlClient({ baseUrl: sb.url })
     const taken = await control.snapshot()
     const { payment } = await pay()
-    expect(await control.restore(taken)).toEqual({ restored: true, accounts: 1, keys: 3 })
+    expect(await control.restore(taken)).toEqual({ restored: true, accounts: 1, keys: 3, account_id: null })
     await sb.api.get(`/v1/payments/${payment.id}`).set(sb.auth()).expect(404)
   })
 

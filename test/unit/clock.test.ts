@@ -49,3 +49,69 @@ describe('clock.advance', () => {
     expect(ran).toEqual([1_000])
   })
 })
+
+describe('account clocks', () => {
+  it('runs one account’s timers on its own advance, at its own time, and no one else’s', async () => {
+    const clock = manual()
+    const ran: string[] = []
+    clock.schedule(1_000, () => void ran.push(`a ${clock.now('a') - START}`), 'a')
+    clock.schedule(1_000, () => void ran.push(`b ${clock.now('b') - START}`), 'b')
+    clock.schedule(1_000, () => void ran.push(`sandbox ${clock.now() - START}`))
+    await clock.advance(5_000, 'a')
+    expect(ran).toEqual(['a 1000'])
+    expect([clock.now() - START, clock.now('a') - START, clock.now('b') - START]).toEqual([0, 5_000, 0])
+    expect(clock.offsetMs('a')).toBe(5_000)
+    expect(clock.offsetMs()).toBe(0)
+  })
+
+  it('runs every account’s timers in sandbox-time order on a sandbox-wide advance, each on its own clock', async () => {
+    const clock = manual()
+    await clock.advance(2_000, 'ahead')
+    const ran: string[] = []
+    // Due at 3 s of its own time: 1 s of sandbox time from now.
+    clock.schedule(1_000, () => void ran.push(`ahead at ${clock.now('ahead') - START}, sandbox ${clock.now() - START}`), 'ahead')
+    clock.schedule(500, () => void ran.push(`behind at ${clock.now('behind') - START}`), 'behind')
+    clock.schedule(1_500, () => void ran.push(`sandbox at ${clock.now() - START}`))
+    await clock.advance(2_000)
+    expect(ran).toEqual(['behind at 500', 'ahead at 3000, sandbox 1000', 'sandbox at 1500'])
+    expect(clock.now('ahead') - clock.now()).toBe(2_000)
+  })
+
+  it('lets two accounts advance at once, and a sandbox-wide advance wait for both', async () => {
+    const clock = manual()
+    const order: string[] = []
+    let release!: () => void
+    const held = new Promise<void>((resolve) => (release = resolve))
+    clock.schedule(0, () => {
+      order.push('a starts')
+      clock.track(held.then(() => void order.push('a ends')), 'a')
+    }, 'a')
+    const advanceA = clock.advance(1_000, 'a')
+    await nextTurn()
+    await clock.advance(1_000, 'b')
+    order.push('b advanced')
+    const sandboxWide = clock.advance(1_000).then(() => void order.push('sandbox advanced'))
+    await nextTurn()
+    release()
+    await Promise.all([advanceA, sandboxWide])
+    expect(order).toEqual(['a starts', 'b advanced', 'a ends', 'sandbox advanced'])
+    expect([clock.now('a'), clock.now('b'), clock.now()].map((ms) => ms - START)).toEqual([2_000, 2_000, 1_000])
+  })
+
+  it('keeps each timer’s remaining delay when an account’s time is set, and forgets an account whole', async () => {
+    const clock = manual()
+    const ran: number[] = []
+    clock.schedule(1_000, () => void ran.push(clock.now('a') - START), 'a')
+    clock.setNow(START + 60_000, 'a')
+    await clock.advance(999)
+    expect(ran).toEqual([])
+    await clock.advance(1)
+    expect(ran).toEqual([61_000])
+    clock.schedule(1_000, () => void ran.push(-1), 'a')
+    clock.forgetAccount('a')
+    await clock.advance(5_000)
+    expect(ran).toEqual([61_000])
+    expect(clock.offsetMs('a')).toBe(0)
+    expect(clock.pendingTimers()).toBe(0)
+  })
+})

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { buildProgram } from '../../src/cli.js'
-import { ConfigError, ConfigSchema, DEFAULT_FIXTURES_DIR, envName, flagName, loadConfig, type Config, type ConfigKey } from '../../src/config.js'
+import { buildProgram } from '../../src/cli/main.js'
+import { ConfigError, ConfigSchema, DEFAULT_FIXTURES_DIR, envName, flagName, idsVaryAcrossStarts, loadConfig, seedOf, type Config, type ConfigKey } from '../../src/config.js'
 
 /** loadConfig's error message, or a failure if it did not throw a ConfigError. */
 function configError(sources: Parameters<typeof loadConfig>[0]): string {
@@ -19,7 +19,6 @@ describe('loadConfig', () => {
     expect(config).toMatchObject({
       port: 4400,
       host: '127.0.0.1',
-      seed: 'wallet-sandbox',
       auth: 'open',
       envelope: 'wrapped',
       lenient: false,
@@ -35,6 +34,11 @@ describe('loadConfig', () => {
       errorRate: 0,
       quoteTtl: 30_000,
     })
+    // Not given, it is the default seed, and the ids of created objects differ across starts (ids across starts).
+    expect(config.seed).toBeUndefined()
+    expect(seedOf(config)).toBe('wallet-sandbox')
+    expect(idsVaryAcrossStarts(config)).toBe(true)
+    expect(idsVaryAcrossStarts(loadConfig({ flags: { seed: 'wallet-sandbox' } }))).toBe(false)
     expect(config.dataFile).toBeUndefined()
     expect(config.latency).toBeUndefined()
   })

@@ -1,7 +1,8 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { shownDefault } from '../../src/cli-defaults.js'
+import { buildProgram } from '../../src/cli/main.js'
+import { shownDefault } from '../../src/cli/shown-defaults.js'
 import { ConfigSchema, envName, flagName, type ConfigKey } from '../../src/config.js'
 
 /**
@@ -75,5 +76,21 @@ describe('docs/configuration.md', () => {
   it('documents no flag that does not exist', () => {
     const flags = new Set((Object.keys(ConfigSchema.shape) as ConfigKey[]).map((key) => flagName(key)))
     expect(rows.map((row) => /^\| `--([a-z-]+)/.exec(row)![1]).filter((flag) => !flags.has(flag!))).toEqual([])
+  })
+})
+
+describe('docs/cli.md', () => {
+  const page = readFileSync(join(DOCS, 'cli.md'), 'utf8')
+  /** Each command's own flags (the settings, which `exec` takes too, are configuration.md's), as `--help` lists them. */
+  const flags = buildProgram(async () => {}).commands.flatMap((command) =>
+    command.options.filter((option) => !option.hidden && option.long !== undefined && !option.long.startsWith('--no-')).map((option) => ({ command: command.name(), flag: option.long! })),
+  )
+
+  it('has the commands\' flags to check', () => {
+    expect(flags.map(({ command, flag }) => `${command} ${flag}`)).toEqual(expect.arrayContaining(['tail --json', 'listen --forward-to', 'trigger --set']))
+  })
+
+  it.each(flags)('documents $command $flag', ({ command, flag }) => {
+    expect(page, `docs/cli.md names ${flag} (of ${command})`).toMatch(new RegExp(`(^|[\\s\`])${flag}([\\s\`=]|$)`, 'm'))
   })
 })

@@ -94,6 +94,24 @@ describe('createRequestLog', () => {
     expect(lines[0]!.trimEnd()).toMatch(expected)
   })
 
+  it.each([
+    ['/_sandbox/requests'], ['/_sandbox/events'], ['/_sandbox/ui/app.js'], ['/_sandbox'],
+  ])('leaves out the control API (%s) unless asked, so that the tools polling it do not drown the app\'s requests', (path) => {
+    const { lines, stream } = capture(false)
+    const request = (log: ReturnType<typeof createRequestLog>) => log(fakeRequest(`${path}?api_key=sk_test_sandbox_default_key`), fakeResponse(200), { requestId: 'req_2', durationMs: 1 })
+    request(createRequestLog({ format: 'json', stream }))
+    answer(createRequestLog({ format: 'json', stream }))
+    expect(lines.map((line) => JSON.parse(line).path)).toEqual(['/v1/wallets'])
+    request(createRequestLog({ format: 'json', stream, control: true }))
+    expect(lines.map((line) => JSON.parse(line).path)).toEqual(['/v1/wallets', path])
+  })
+
+  it('logs a /v1 path that only starts like the control API', () => {
+    const { lines, stream } = capture(false)
+    createRequestLog({ format: 'json', stream })(fakeRequest('/_sandboxes'), fakeResponse(404), { requestId: 'req_3', durationMs: 1 })
+    expect(lines).toHaveLength(1)
+  })
+
   it('resolves auto from the stream', () => {
     expect(resolveLogFormat('auto', { isTTY: true })).toBe('pretty')
     expect(resolveLogFormat('auto', {})).toBe('json')

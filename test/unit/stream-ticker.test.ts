@@ -76,26 +76,14 @@ describe('price ticker', () => {
     ])
   })
 
-  it('calls tick hooks on every tick of an advance at its own sandbox time, also beyond the 600 sent', async () => {
-    const { clock, ticker, advance } = setup()
-    const seen: Array<[number, number]> = []
-    const stop = ticker.onTick((at) => seen.push([at - START, clock.now() - START]))
-    await advance(700_000)
-    expect(seen).toHaveLength(700)
-    expect(seen[0]).toEqual([1000, 1000])
-    expect(seen.at(-1)).toEqual([700_000, 700_000])
-    expect(ticker.stats().ticks).toBe(0) // nobody subscribed: nothing sent
-    stop()
-    expect(clock.pendingTimers()).toBe(0)
-  })
-
   it('runs ticks in time order with the other timers of an advance', async () => {
     const { clock, ticker, advance } = setup()
     const order: string[] = []
-    ticker.onTick((at) => order.push(`tick ${at - START}`))
-    clock.schedule(1500, () => void order.push('timer 1500'))
+    ticker.subscribe(recordingOutbox().outbox, ['ETH/USD'])
+    clock.schedule(1500, () => void order.push(`timer 1500 after ${ticker.stats().ticks} ticks`))
     await advance(2000)
-    expect(order).toEqual(['tick 1000', 'timer 1500', 'tick 2000'])
+    order.push(`${ticker.stats().ticks} ticks`)
+    expect(order).toEqual(['timer 1500 after 1 ticks', '2 ticks'])
   })
 
   it('shares one serialized frame per pair among all subscribers', async () => {
@@ -150,7 +138,7 @@ describe('price ticker', () => {
     const { clock, ticker, advance } = setup()
     const a = recordingOutbox()
     ticker.subscribe(a.outbox, ['ETH/USD'])
-    clock.cancelTagged()
+    clock.cancelAccount()
     await advance(5000)
     expect(ticker.stats().ticks).toBe(0)
     ticker.repair()

@@ -44,8 +44,8 @@ func buildCheckout(ctx context.Context, root string) error {
 	build.Dir = root
 	if out, err := build.CombinedOutput(); err != nil {
 		lines := strings.Split(string(bytes.TrimSpace(out)), "\n")
-		if len(lines) > tailLines {
-			lines = lines[len(lines)-tailLines:]
+		if len(lines) > lastLines {
+			lines = lines[len(lines)-lastLines:]
 		}
 		return fmt.Errorf("walletsandbox: building the checkout at %s (node scripts/build-if-needed.mjs) failed: %w; its last lines:\n    %s", root, err, strings.Join(lines, "\n    "))
 	}
@@ -58,7 +58,7 @@ var errNewer = errors.New("a source is newer than dist/")
 // main outputs are missing, or a file of src/ is newer than the oldest of them.
 func stale(root string) bool {
 	var built time.Time
-	for _, output := range []string{"dist/cli.js", "dist/cli.bundle.cjs", "dist/code-cache.js", "dist/public.js"} {
+	for _, output := range []string{"dist/cli/main.js", "dist/cli.bundle.cjs", "dist/code-cache.js", "dist/public.js"} {
 		info, err := os.Stat(filepath.Join(root, output))
 		if err != nil {
 			return true

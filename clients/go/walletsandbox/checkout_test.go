@@ -19,7 +19,8 @@ func fakeCheckout(t *testing.T, fails bool) string {
 	write(t, root, "src/cli.ts", "")
 	script := `import fs from "node:fs"
 fs.appendFileSync("builds.log", "built\n")
-for (const file of ["cli.js", "cli.bundle.cjs", "code-cache.js", "public.js"]) fs.writeFileSync("dist/" + file, "")
+fs.mkdirSync("dist/cli", { recursive: true })
+for (const file of ["cli/main.js", "cli.bundle.cjs", "code-cache.js", "public.js"]) fs.writeFileSync("dist/" + file, "")
 `
 	if fails {
 		script = `console.error("src/cli.ts(1,1): error TS1005: ';' expected."); process.exit(2)`

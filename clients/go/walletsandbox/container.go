@@ -44,7 +44,7 @@ func startContainer(ctx context.Context, o options) (*Sandbox, error) {
 	ready.BaseURL = "http://" + host
 	ready.URL = ready.BaseURL + "/v1"
 	ready.StreamURL = "ws://" + host + "/v1/stream"
-	return newSandbox(ready, p), nil
+	return newSandbox(ready, p, o.logger), nil
 }
 
 // publishedAddress reads `<engine> port <name> 4400/tcp`, whose first line is the host address

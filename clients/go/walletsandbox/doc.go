@@ -5,7 +5,15 @@
 //
 // Start gives a test its own sandbox, stopped when the test ends; Run and Close give a whole
 // package one, from TestMain. Both attach to the sandbox that WALLET_SANDBOX_BASE_URL names when
-// it is set (as `wallet-sandbox exec -- go test ./...` sets it) and start none.
+// it is set (as `wallet-sandbox exec -- go test ./...` sets it) and start none, unless
+// WithOwnSandbox; options that only a started sandbox takes (WithArgs) are then reported through
+// the Logger, not applied.
+//
+// An Account is the unit of isolation: its data, and also its time and state. Its AdvanceClock,
+// Snapshot, Restore and Reset reach that account alone, so tests that share a sandbox, in
+// parallel and in other packages under one exec, never see each other's. The Sandbox's
+// AdvanceClock, Snapshot, Restore and Reset reach every account; on a sandbox this process did not
+// start, the first of them says so, once per process.
 //
 // A sandbox started here runs the wallet-sandbox CLI (Node 20) with --ready-json --port 0, found
 // in this order: WithBin; the WALLET_SANDBOX_BIN variable; from the working directory upward, a

@@ -7,15 +7,21 @@ import (
 )
 
 // StartError is why a sandbox did not start (or, from Close, why it ended while in use): the
-// command, how it ended, and the last lines it wrote (stdout and stderr), so that one message
-// says what to fix.
+// command, how it ended, and what it wrote (stdout and stderr), its first lines and its last, so
+// that one message says what to fix.
 type StartError struct {
 	Command []string
 	// ExitCode is the command's exit code when it exited by itself, -1 otherwise (a timeout, a
 	// version it refused, a signal).
-	ExitCode  int
-	Reason    string
-	LastLines []string
+	ExitCode int
+	Reason   string
+	// FirstLines and LastLines are what the command wrote first and last: all of it when it wrote
+	// little, else its first 10 lines and its last 50, with Omitted lines between them.
+	FirstLines []string
+	LastLines  []string
+	Omitted    int
+	// Hint says what to do about it, when the package knows (npx found no CLI to run, say).
+	Hint string
 	// Err is the underlying error, if any (the context's, say).
 	Err error
 }
@@ -26,15 +32,29 @@ func (e *StartError) Error() string {
 	if e.Err != nil {
 		fmt.Fprintf(&b, ": %v", e.Err)
 	}
-	if len(e.LastLines) == 0 {
+	switch {
+	case len(e.FirstLines)+len(e.LastLines) == 0:
 		b.WriteString("; it wrote nothing else")
-		return b.String()
+	case e.Omitted == 0:
+		b.WriteString("; its output:")
+		writeLines(&b, e.FirstLines)
+		writeLines(&b, e.LastLines)
+	default:
+		b.WriteString("; its first and last lines:")
+		writeLines(&b, e.FirstLines)
+		fmt.Fprintf(&b, "\n    [%d lines left out]", e.Omitted)
+		writeLines(&b, e.LastLines)
 	}
-	b.WriteString("; its last lines:")
-	for _, line := range e.LastLines {
-		b.WriteString("\n    " + line)
+	if e.Hint != "" {
+		b.WriteString("\n" + e.Hint)
 	}
 	return b.String()
+}
+
+func writeLines(b *strings.Builder, lines []string) {
+	for _, line := range lines {
+		b.WriteString("\n    " + line)
+	}
 }
 
 func (e *StartError) Unwrap() error { return e.Err }

@@ -81,13 +81,9 @@ func (s *Sandbox) Events(ctx context.Context, filter EventFilter) (EventPage, er
 // long-polls the events route until one arrives or ctx ends (DefaultEventTimeout when ctx has no
 // deadline). Giving up, it says what it waited for and which events the account did have.
 func (s *Sandbox) WaitForEvent(ctx context.Context, filter EventFilter) (Event, error) {
-	if _, ok := ctx.Deadline(); !ok {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeout(ctx, DefaultEventTimeout)
-		defer cancel()
-	}
+	ctx, cancel, budget := waitContext(ctx)
+	defer cancel()
 	deadline, _ := ctx.Deadline()
-	budget := time.Until(deadline).Round(time.Millisecond)
 	filter.Limit = 1
 	for {
 		wait := time.Until(deadline)
@@ -111,6 +107,17 @@ func (s *Sandbox) WaitForEvent(ctx context.Context, filter EventFilter) (Event, 
 		cause = context.DeadlineExceeded
 	}
 	return Event{}, s.waitTimeout(filter, budget, cause)
+}
+
+// waitContext is ctx, bounded by DefaultEventTimeout when it has no deadline of its own, and the
+// time it gives a wait, for the error of one that gives up.
+func waitContext(ctx context.Context) (context.Context, context.CancelFunc, time.Duration) {
+	cancel := context.CancelFunc(func() {})
+	if _, ok := ctx.Deadline(); !ok {
+		ctx, cancel = context.WithTimeout(ctx, DefaultEventTimeout)
+	}
+	deadline, _ := ctx.Deadline()
+	return ctx, cancel, time.Until(deadline).Round(time.Millisecond)
 }
 
 func (s *Sandbox) events(ctx context.Context, filter EventFilter, wait time.Duration) (EventPage, error) {

@@ -7,7 +7,6 @@ import (
 	"log"
 	"net/http"
 	"testing"
-	"time"
 
 	"github.com/wallet-sandbox/wallet-sandbox/clients/go/walletsandbox"
 )
@@ -101,7 +100,7 @@ func ExampleNewWebhookReceiver() {
 	if _, err := sb.FailPayment(ctx, payment.ID, walletsandbox.Failure{}); err != nil {
 		t.Fatal(err)
 	}
-	event, err := receiver.WaitFor("payment.failed", payment.ID, 10*time.Second)
+	event, err := receiver.WaitFor(ctx, walletsandbox.EventPaymentFailed, payment.ID)
 	if err != nil {
 		t.Fatal(err)
 	}

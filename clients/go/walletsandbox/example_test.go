@@ -151,6 +151,45 @@ func ExampleSandbox_Restore() {
 	// Output: 250.00
 }
 
+func ExampleAccount_AdvanceClock() {
+	ctx := context.Background()
+	sb, err := walletsandbox.Run(ctx, walletsandbox.WithArgs("--clock", "manual"))
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer sb.Close()
+	account, err := sb.CreateAccount(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	wallet, _ := account.Wallet("USDC", "polygon")
+	var payment walletsandbox.Payment
+	err = account.Call(ctx, http.MethodPost, "/payments", map[string]string{
+		"source_wallet": wallet.ID, "amount": "10.00", "currency": "USDC", "recipient": "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed",
+	}, &payment)
+	if err != nil {
+		log.Fatal(err)
+	}
+
+	// An hour on this account's clock settles its payment; the sandbox clock stays where it was.
+	clock, err := account.AdvanceClock(ctx, time.Hour)
+	if err != nil {
+		log.Fatal(err)
+	}
+	if _, err := account.WaitForEvent(ctx, walletsandbox.EventFilter{Type: walletsandbox.EventPaymentSucceeded, ObjectID: payment.ID}); err != nil {
+		log.Fatal(err)
+	}
+	sandboxClock, err := sb.Clock(ctx)
+	if err != nil {
+		log.Fatal(err)
+	}
+	fmt.Println("account:", clock.Now.Format(time.RFC3339), clock.Offset)
+	fmt.Println("sandbox:", sandboxClock.Now.Format(time.RFC3339), sandboxClock.Offset)
+	// Output:
+	// account: 2026-01-01T01:00:00Z 1h0m0s
+	// sandbox: 2026-01-01T00:00:00Z 0s
+}
+
 func ExampleSandbox_WaitForEvent() {
 	ctx := context.Background()
 	sb, err := walletsandbox.Run(ctx, walletsandbox.WithArgs("--settle", "manual"))

@@ -21,6 +21,7 @@ type finder struct {
 type cli struct {
 	command  []string
 	checkout string
+	npx      bool // the last resort, npx --no-install wallet-sandbox
 }
 
 // command finds the CLI in this order: WithBin; the WALLET_SANDBOX_BIN variable; from the working
@@ -50,9 +51,9 @@ func (f finder) command(bin string) (cli, error) {
 		return cli{command: []string{path}}, nil
 	}
 	if npx, err := f.lookPath("npx"); err == nil {
-		return cli{command: []string{npx, "--no-install", "wallet-sandbox"}}, nil
+		return cli{command: []string{npx, "--no-install", "wallet-sandbox"}, npx: true}, nil
 	}
-	return cli{}, errors.New("walletsandbox: found no wallet-sandbox CLI (no node_modules/.bin/wallet-sandbox from the working directory up, none on PATH, no npx): install it with `npm install --save-dev wallet-sandbox`, or name it with WithBin or WALLET_SANDBOX_BIN")
+	return cli{}, errors.New("walletsandbox: found no wallet-sandbox CLI (no node_modules/.bin/wallet-sandbox from the working directory up, none on PATH, no npx): name it with WithBin or WALLET_SANDBOX_BIN (a checkout's bin/wallet-sandbox.js), or install the package beside your module (see How the CLI is found in docs/go.md)")
 }
 
 // runnable is the command line of a CLI named by the user: a .js file runs with node.
@@ -76,7 +77,12 @@ func (f finder) runnable(bin, source string) (cli, error) {
 		if err != nil {
 			return cli{}, fmt.Errorf("walletsandbox: %s names %s, but node is not on PATH (the sandbox needs Node 20 or later): %w", source, bin, err)
 		}
-		return cli{command: []string{node, bin}}, nil
+		found := cli{command: []string{node, bin}}
+		// A checkout's own CLI runs from its dist/, built as when the search finds the checkout.
+		if root := filepath.Dir(filepath.Dir(bin)); filepath.Base(bin) == "wallet-sandbox.js" && isCheckout(root) {
+			found.checkout = root
+		}
+		return found, nil
 	}
 	return cli{command: []string{bin}}, nil
 }
@@ -97,4 +103,28 @@ func isCheckout(dir string) bool {
 func isFile(path string) bool {
 	info, err := os.Stat(path)
 	return err == nil && !info.IsDir()
+}
+
+// explain adds to a failed start of the npx fallback what npm's own error does not say: that npx
+// found no CLI, and how to name one. The whole hint comes once per process; a later failure points
+// back to it.
+func (c cli) explain(err error) error {
+	var failure *StartError
+	if !c.npx || !errors.As(err, &failure) || !npmFailed(failure) {
+		return err
+	}
+	failure.Hint = "npx found no wallet-sandbox to run: WithBin or WALLET_SANDBOX_BIN names one (as the first such failure of this process said)."
+	once.npxHint.Do(func() { failure.Hint = npxHint })
+	return err
+}
+
+// npmFailed says whether npm itself failed (a 404 of the registry, no network), rather than the
+// CLI it ran: npm's errors are the lines that begin with "npm error" (npm 7 to 9: "npm ERR!").
+func npmFailed(failure *StartError) bool {
+	for _, line := range append(append([]string(nil), failure.FirstLines...), failure.LastLines...) {
+		if strings.HasPrefix(line, "npm error") || strings.HasPrefix(line, "npm ERR!") {
+			return true
+		}
+	}
+	return false
 }

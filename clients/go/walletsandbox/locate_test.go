@@ -58,6 +58,7 @@ func TestTheCLIIsFoundInTheDocumentedOrder(t *testing.T) {
 		{"WithBin, a command on PATH", project, "wallet-sandbox", "", []string{"wallet-sandbox"}, []string{"/usr/bin/wallet-sandbox"}},
 		{"WithBin before WALLET_SANDBOX_BIN", project, "../tools/wallet-sandbox", "../tools/cli.js", nil, []string{filepath.Join(root, "tools/wallet-sandbox")}},
 		{"WALLET_SANDBOX_BIN before the search", project, "", "../tools/cli.js", []string{"node"}, []string{"/usr/bin/node", filepath.Join(root, "tools/cli.js")}},
+		{"a checkout's bin/wallet-sandbox.js, named by WALLET_SANDBOX_BIN", project, "", "../checkout/bin/wallet-sandbox.js", []string{"node"}, []string{"/usr/bin/node", filepath.Join(checkout, "bin/wallet-sandbox.js")}},
 		{"a checkout of wallet-sandbox, from a folder inside it", filepath.Join(checkout, "clients", "go"), "", "", []string{"node", "wallet-sandbox"}, []string{"/usr/bin/node", filepath.Join(checkout, "bin/wallet-sandbox.js")}},
 		{"node_modules/.bin, from a folder below", filepath.Join(project, "internal", "api"), "", "", []string{"wallet-sandbox"}, []string{installed}},
 		{"another package's bin/wallet-sandbox.js is not the CLI", other, "", "", []string{"wallet-sandbox", "npx"}, []string{"/usr/bin/wallet-sandbox"}},
@@ -95,7 +96,7 @@ func TestNotFindingTheCLISaysWhatToDo(t *testing.T) {
 		path           []string
 		want           string
 	}{
-		{"nowhere", root, "", nil, "walletsandbox: found no wallet-sandbox CLI (no node_modules/.bin/wallet-sandbox from the working directory up, none on PATH, no npx): install it with `npm install --save-dev wallet-sandbox`, or name it with WithBin or WALLET_SANDBOX_BIN"},
+		{"nowhere", root, "", nil, "walletsandbox: found no wallet-sandbox CLI (no node_modules/.bin/wallet-sandbox from the working directory up, none on PATH, no npx): name it with WithBin or WALLET_SANDBOX_BIN (a checkout's bin/wallet-sandbox.js), or install the package beside your module (see How the CLI is found in docs/go.md)"},
 		{"WithBin, no such file", root, "./missing.js", []string{"node"}, "walletsandbox: WithBin names " + filepath.Join(root, "missing.js") + ", which is not a file"},
 		{"WithBin, no such command", root, "wallet-sandbox", nil, `walletsandbox: WithBin names "wallet-sandbox", which is not on PATH: not on PATH`},
 		{"a bare name is a command, even if it ends in .js", root, "cli.js", []string{"node"}, `walletsandbox: WithBin names "cli.js", which is not on PATH: not on PATH`},
@@ -105,7 +106,7 @@ func TestNotFindingTheCLISaysWhatToDo(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			got, err := finderIn(c.dir, "", c.path...).command(c.bin)
 			if err == nil || err.Error() != c.want {
-				t.Errorf("got %q, %v\nwant the error %s", got, err, c.want)
+				t.Errorf("got %q, %v\nwant the error %s", got.command, err, c.want)
 			}
 		})
 	}

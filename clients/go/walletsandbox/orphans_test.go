@@ -12,6 +12,7 @@ import (
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/wallet-sandbox/wallet-sandbox/clients/go/walletsandbox"
 )
@@ -123,4 +124,27 @@ func TestAKilledTestBinaryStopsItsContainer(t *testing.T) {
 	if _, err := os.Stat(strings.TrimSuffix(pidFiles[0], ".pid") + ".stopped"); err != nil {
 		t.Errorf("the container was not stopped with `docker stop`: %v", err)
 	}
+}
+
+// The supervisor is what stops the sandbox; killed on its own, its watcher, which holds the pipe
+// from the test binary, still stops the sandbox when the test binary ends.
+func TestASandboxWhoseSupervisorWasKilledEndsWithTheTestBinary(t *testing.T) {
+	t.Parallel()
+	cmd, pids := holdSandboxes(t, "cli")
+	groups := [2]int{groupOf(t, pids[0]), groupOf(t, pids[1])}
+	supervisor := groups[1] // the leader of the sandbox's group
+	if err := syscall.Kill(supervisor, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	for deadline := time.Now().Add(15 * time.Second); running(supervisor); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("the supervisor (pid %d) survived SIGKILL", supervisor)
+		}
+	}
+	if err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	cmd.Wait()
+	waitGone(t, "the package's sandbox", pids[0], groups[0])
+	waitGone(t, "the test's sandbox, whose supervisor was killed first", pids[1], groups[1])
 }

@@ -15,7 +15,7 @@ type process struct {
 	command []string
 	pgid    int
 	stdin   io.Closer
-	tail    tail
+	output  output
 	first   chan string   // the first stdout line
 	exited  chan struct{} // closed once the supervisor has exited and been waited for
 	state   *os.ProcessState
@@ -91,7 +91,7 @@ func (p *process) read(r *os.File, stdout bool) {
 			first = false
 			p.first <- line
 		}
-		p.tail.add(line)
+		p.output.add(line)
 	})
 }
 
@@ -101,10 +101,10 @@ func (p *process) read(r *os.File, stdout bool) {
 func (p *process) close() error {
 	var err error
 	p.stop.Do(func() {
-		when := "when it was stopped"
+		endedBefore := false
 		select {
 		case <-p.exited:
-			when = "while it was in use"
+			endedBefore = true
 		default:
 		}
 		p.stdin.Close()
@@ -116,19 +116,37 @@ func (p *process) close() error {
 			syscall.Kill(-p.pgid, syscall.SIGKILL)
 			<-p.exited
 		}
+		if endedBefore {
+			// Without its supervisor (killed on its own, say) the sandbox may still run: the
+			// supervisor's watcher, which read the pipe just closed, stops it with the same grace.
+			waitGroupGone(p.pgid, stopGrace+time.Second)
+		}
 		// Whatever is left in the group (a watcher's last sleep, a child the command left behind).
 		syscall.Kill(-p.pgid, syscall.SIGKILL)
 		p.waitDrained()
-		if status, ok := p.state.Sys().(syscall.WaitStatus); ok && status.Signaled() && status.Signal() == syscall.SIGKILL {
+		if status, ok := p.state.Sys().(syscall.WaitStatus); ok && !endedBefore && status.Signaled() && status.Signal() == syscall.SIGKILL {
 			err = fmt.Errorf("walletsandbox: %s did not stop within %v of SIGTERM and was killed", commandLine(p.command), stopGrace)
 		} else if !p.state.Success() {
 			// A crash, or a failure to flush at the end: the tests should hear of either.
+			when := "when it was stopped"
+			if endedBefore {
+				when = "while it was in use"
+			}
 			failure := p.failure(exitDescription(p.state)+" "+when, nil)
 			failure.ExitCode = p.state.ExitCode()
 			err = failure
 		}
 	})
 	return err
+}
+
+// waitGroupGone waits, at most for limit, until no process of group pgid is left.
+func waitGroupGone(pgid int, limit time.Duration) {
+	for deadline := time.Now().Add(limit); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		if syscall.Kill(-pgid, 0) == syscall.ESRCH {
+			return
+		}
+	}
 }
 
 // waitDrained waits for the output to reach its end, briefly: a process outside the group could
@@ -146,7 +164,8 @@ func (p *process) waitDrained() {
 }
 
 func (p *process) failure(what string, err error) *StartError {
-	return &StartError{Command: p.command, ExitCode: -1, Reason: what, LastLines: p.tail.last(), Err: err}
+	first, last, omitted := p.output.kept(lastLines)
+	return &StartError{Command: p.command, ExitCode: -1, Reason: what, FirstLines: first, LastLines: last, Omitted: omitted, Err: err}
 }
 
 func exitDescription(state *os.ProcessState) string {

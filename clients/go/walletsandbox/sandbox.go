@@ -3,8 +3,8 @@ package walletsandbox
 import (
 	"context"
 	"fmt"
+	"io"
 	"net/http"
-	"net/url"
 	"os"
 	"os/exec"
 	"strings"
@@ -31,16 +31,20 @@ type Sandbox struct {
 	transport *http.Transport
 	client    *http.Client
 	proc      *process // nil when attached
+	logger    Logger
 }
 
-// Run attaches to the sandbox that WithURL or WALLET_SANDBOX_BASE_URL names, or else starts one:
-// the CLI with --ready-json --port 0 and WithArgs' flags, or a container of WithImage's image.
-// It returns once the sandbox is ready; ctx bounds the start only. Close stops a sandbox that Run
-// started; one per package is what TestMain is for.
+// Run attaches to the sandbox that WithURL or WALLET_SANDBOX_BASE_URL names (unless
+// WithOwnSandbox), or else starts one: the CLI with --ready-json --port 0 and WithArgs' flags, or
+// a container of WithImage's image. It returns once the sandbox is ready; ctx bounds the start
+// only. Close stops a sandbox that Run started; one per package is what TestMain is for.
 func Run(ctx context.Context, opts ...Option) (*Sandbox, error) {
 	o := newOptions(opts)
-	if base := firstNonEmpty(o.url, os.Getenv("WALLET_SANDBOX_BASE_URL")); base != "" {
-		return attach(ctx, base)
+	if o.own && o.url != "" {
+		return nil, fmt.Errorf("walletsandbox: WithURL(%q) attaches to a sandbox and WithOwnSandbox starts one: give one of them", o.url)
+	}
+	if base, from := o.attachTo(); base != "" {
+		return attach(ctx, base, from, o)
 	}
 	if o.image != "" {
 		return startContainer(ctx, o)
@@ -61,13 +65,13 @@ func Run(ctx context.Context, opts ...Option) (*Sandbox, error) {
 	command := append(append(found.command, "--ready-json", "--port", "0"), o.args...)
 	p, line, err := startProcess(ctx, command, "", "", o.startTimeout)
 	if err != nil {
-		return nil, err
+		return nil, found.explain(err)
 	}
 	ready, err := acceptReadyLine(p, line)
 	if err != nil {
 		return nil, err
 	}
-	sb := newSandbox(ready, p)
+	sb := newSandbox(ready, p, o.logger)
 	sb.PID = ready.PID
 	return sb, nil
 }
@@ -88,9 +92,23 @@ func Start(t testing.TB, opts ...Option) *Sandbox {
 	return sb
 }
 
+// Logs reads what the sandbox has written so far, stdout and stderr line by line as they came: its
+// request log, its warnings, a crash's last words. Of a long run it keeps the first lines and the
+// last 10,000 (a line says how many it left out between). A sandbox this process attached to
+// writes where it was started (wallet-sandbox exec --no-quiet, to its stderr): Logs refuses it.
+func (s *Sandbox) Logs(ctx context.Context) (io.ReadCloser, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("walletsandbox: reading the sandbox's output: %w", err)
+	}
+	if s.proc == nil {
+		return nil, fmt.Errorf("walletsandbox: the sandbox at %s was started by another process, which has its output (wallet-sandbox exec --no-quiet writes it to stderr)", s.BaseURL)
+	}
+	return io.NopCloser(strings.NewReader(s.proc.output.text())), nil
+}
+
 // Close stops a sandbox that Run started (SIGTERM to its process group, SIGKILL after five
 // seconds) and waits until it is gone; an attached sandbox keeps running. It reports a sandbox
-// that had to be killed, and one that had ended before (a *StartError, with its last lines).
+// that had to be killed, and one that had ended before (a *StartError, with its output).
 func (s *Sandbox) Close() error {
 	s.transport.CloseIdleConnections()
 	if s.proc == nil {
@@ -113,50 +131,14 @@ func acceptReadyLine(p *process, line string) (readyLine, error) {
 	return ready, nil
 }
 
-func newSandbox(ready readyLine, p *process) *Sandbox {
+func newSandbox(ready readyLine, p *process, logger Logger) *Sandbox {
 	transport := http.DefaultTransport.(*http.Transport).Clone()
 	sb := &Sandbox{
 		URL: ready.URL, BaseURL: ready.BaseURL, StreamURL: ready.StreamURL, APIKey: ready.APIKey, Version: ready.Version,
-		transport: transport, client: &http.Client{Transport: transport}, proc: p,
+		transport: transport, client: &http.Client{Transport: transport}, proc: p, logger: logger,
 	}
 	if ready.ControlToken != nil {
 		sb.ControlToken = *ready.ControlToken
 	}
 	return sb
-}
-
-// attach uses the sandbox at base, after checking that it answers and that its version fits.
-func attach(ctx context.Context, base string) (*Sandbox, error) {
-	base = strings.TrimRight(base, "/")
-	parsed, err := url.Parse(base)
-	if err != nil || (parsed.Scheme != "http" && parsed.Scheme != "https") || parsed.Host == "" {
-		return nil, fmt.Errorf("walletsandbox: %q is not the base URL of a sandbox (http://127.0.0.1:4400, say)", base)
-	}
-	stream := *parsed
-	stream.Scheme = map[string]string{"http": "ws", "https": "wss"}[parsed.Scheme]
-	sb := newSandbox(readyLine{
-		URL: base + "/v1", BaseURL: base, StreamURL: stream.String() + "/v1/stream",
-		APIKey: firstNonEmpty(os.Getenv("WALLET_SANDBOX_API_KEY"), DefaultAPIKey),
-	}, nil)
-	sb.ControlToken = os.Getenv("WALLET_SANDBOX_CONTROL_TOKEN")
-	_, header, err := sb.send(ctx, http.MethodGet, "/_sandbox/health", nil, "", nil)
-	if err != nil {
-		sb.Close()
-		return nil, fmt.Errorf("walletsandbox: attaching to the sandbox at %s: %w", base, err)
-	}
-	sb.Version = header.Get("Wallet-Sandbox-Version")
-	if err := checkVersion(sb.Version); err != nil {
-		sb.Close()
-		return nil, fmt.Errorf("walletsandbox: attaching to the sandbox at %s: %w", base, err)
-	}
-	return sb, nil
-}
-
-func firstNonEmpty(values ...string) string {
-	for _, v := range values {
-		if v != "" {
-			return v
-		}
-	}
-	return ""
 }

@@ -16,7 +16,7 @@ import (
 // side): pay, force a failure, await payment.failed through the events route and through a
 // verified webhook, advance the clock, snapshot and restore, and parallel tests on isolated
 // accounts. It runs on the package's sandbox (TestMain), started with --clock manual --settle
-// manual, but for the restore.
+// manual, which every test of the package shares: each test moves and restores its own account.
 
 // recipient is a polygon address, for payments out of a polygon USDC wallet.
 const recipient = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
@@ -66,7 +66,7 @@ func TestScenarioFailedPaymentReachesTheEventsRouteAndAVerifiedWebhook(t *testin
 	if failed.ID != payment.ID || failed.Status != "failed" || failed.FailureCode != "insufficient_network_fee" {
 		t.Errorf("payment.failed carries %+v", failed)
 	}
-	delivered, err := receiver.WaitFor("payment.failed", payment.ID, 10*time.Second)
+	delivered, err := receiver.WaitFor(ctx, walletsandbox.EventPaymentFailed, payment.ID)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,14 +75,49 @@ func TestScenarioFailedPaymentReachesTheEventsRouteAndAVerifiedWebhook(t *testin
 	}
 }
 
-// A restore replaces the whole state, every account's: this test has a sandbox of its own, so that
-// the tests running beside it keep theirs.
-func TestScenarioClockAdvancesAndARestoreForgetsWhatCameAfterTheSnapshot(t *testing.T) {
+func TestScenarioAnAccountsClockAdvancesAndItsRestoreForgetsWhatCameAfterItsSnapshot(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	sb := walletsandbox.Start(t, walletsandbox.WithArgs("--clock", "manual", "--settle", "manual"))
+	account := sandbox.NewAccount(t)
+	before, err := account.Clock(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	after, err := account.AdvanceClock(ctx, time.Minute)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if moved := after.Now.Sub(before.Now); moved != time.Minute {
+		t.Errorf("the account's clock moved by %v, want a minute", moved)
+	}
+
+	snapshot, err := account.Snapshot(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	payment := pay(ctx, t, account, "10.00")
+	if err := account.Restore(ctx, snapshot); err != nil {
+		t.Fatal(err)
+	}
+	var apiErr *walletsandbox.APIError
+	err = account.Call(ctx, http.MethodGet, "/payments/"+payment.ID, nil, nil)
+	if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusNotFound {
+		t.Errorf("GET the payment made after the snapshot: %v, want a 404", err)
+	}
+}
+
+// A test that owns its sandbox may move its clock and restore its state as a whole, every
+// account's: WithOwnSandbox starts it one even under wallet-sandbox exec.
+func TestATestThatOwnsItsSandboxAdvancesAndRestoresItWhole(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	sb := walletsandbox.Start(t, walletsandbox.WithOwnSandbox(), walletsandbox.WithArgs("--clock", "manual", "--settle", "manual"))
 	account := sb.NewAccount(t)
 	before, err := sb.Clock(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	snapshot, err := sb.Snapshot(ctx)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,13 +125,8 @@ func TestScenarioClockAdvancesAndARestoreForgetsWhatCameAfterTheSnapshot(t *test
 	if err != nil {
 		t.Fatal(err)
 	}
-	if moved := after.Now.Sub(before.Now); moved != time.Minute {
-		t.Errorf("the clock moved by %v, want a minute", moved)
-	}
-
-	snapshot, err := sb.Snapshot(ctx)
-	if err != nil {
-		t.Fatal(err)
+	if clock, err := account.Clock(ctx); err != nil || !clock.Now.Equal(after.Now) || after.Now.Sub(before.Now) != time.Minute {
+		t.Errorf("the sandbox clock went from %v to %v and the account's is at %v (%v), want both a minute on", before.Now, after.Now, clock.Now, err)
 	}
 	payment := pay(ctx, t, account, "10.00")
 	if err := sb.Restore(ctx, snapshot); err != nil {
@@ -106,6 +136,9 @@ func TestScenarioClockAdvancesAndARestoreForgetsWhatCameAfterTheSnapshot(t *test
 	err = account.Call(ctx, http.MethodGet, "/payments/"+payment.ID, nil, nil)
 	if !errors.As(err, &apiErr) || apiErr.StatusCode != http.StatusNotFound {
 		t.Errorf("GET the payment made after the snapshot: %v, want a 404", err)
+	}
+	if restored, err := sb.Clock(ctx); err != nil || !restored.Now.Equal(before.Now) {
+		t.Errorf("after the restore the sandbox clock is at %v (%v), want %v, the snapshot's", restored.Now, err, before.Now)
 	}
 }
 

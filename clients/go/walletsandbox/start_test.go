@@ -3,6 +3,7 @@ package walletsandbox_test
 import (
 	"context"
 	"errors"
+	"io"
 	"net/http"
 	"net/http/httptest"
 	"os"
@@ -58,12 +59,20 @@ func assertStartError(t *testing.T, err error, exitCode int, wants ...string) {
 	}
 }
 
-func TestAStartFailureNamesTheCommandItsExitCodeAndItsLastLines(t *testing.T) {
+func TestAStartFailureNamesTheCommandItsExitCodeAndItsOutput(t *testing.T) {
 	t.Parallel()
-	_, err := walletsandbox.Run(context.Background(), walletsandbox.WithArgs("--clock", "sideways"))
+	_, err := walletsandbox.Run(context.Background(), walletsandbox.WithOwnSandbox(), walletsandbox.WithArgs("--clock", "sideways"))
 	assertStartError(t, err, 1,
-		"bin/wallet-sandbox.js --ready-json --port 0 --clock sideways exited with code 1 before it was ready; its last lines:",
+		"bin/wallet-sandbox.js --ready-json --port 0 --clock sideways exited with code 1 before it was ready; its output:",
 		"--clock (WALLET_SANDBOX_CLOCK)")
+}
+
+// A mistyped flag's error comes first, before whatever the CLI writes after it (its whole --help,
+// once): the start error shows the first lines as well as the last.
+func TestAMistypedFlagsErrorIsInTheStartError(t *testing.T) {
+	t.Parallel()
+	_, err := walletsandbox.Run(context.Background(), walletsandbox.WithOwnSandbox(), walletsandbox.WithArgs("--clok", "manual"))
+	assertStartError(t, err, 1, "--clok manual exited with code 1 before it was ready; its ", "\n    error: unknown option '--clok'")
 }
 
 func TestASandboxOfAnotherMinorVersionIsRefusedAndStopped(t *testing.T) {
@@ -83,7 +92,7 @@ func TestAFirstLineOtherThanTheReadyLineIsRefused(t *testing.T) {
 func TestASilentSandboxIsStoppedAfterTheStartTimeout(t *testing.T) {
 	t.Parallel()
 	err, pid := runFake(t, context.Background(), "silent", walletsandbox.WithStartTimeout(200*time.Millisecond))
-	assertStartError(t, err, -1, "did not write its ready line within 200ms; its last lines:\n    starting")
+	assertStartError(t, err, -1, "did not write its ready line within 200ms; its output:\n    starting")
 	assertStopped(t, pid)
 }
 
@@ -130,16 +139,92 @@ func TestCloseLeavesNoProcessOfTheSandbox(t *testing.T) {
 
 func TestAttachesToTheSandboxThatWALLET_SANDBOX_BASE_URLNames(t *testing.T) {
 	t.Setenv("WALLET_SANDBOX_BASE_URL", sandbox.BaseURL)
-	attached := walletsandbox.Start(t, walletsandbox.WithArgs("--clock", "ignored-when-attached"))
+	var told notes
+	attached := walletsandbox.Start(t, walletsandbox.WithArgs("--settle", "auto"), walletsandbox.WithBin("wallet-sandbox"), walletsandbox.WithLogger(&told))
 	if attached.PID != 0 || attached.URL != sandbox.URL || attached.StreamURL != sandbox.StreamURL || attached.Version != sandbox.Version {
 		t.Errorf("attached to %+v, want the package's sandbox %+v", attached, sandbox)
 	}
+	want := "walletsandbox: attached to the sandbox at " + sandbox.BaseURL + " that WALLET_SANDBOX_BASE_URL names, which keeps the settings it was started with: " +
+		"WithArgs(--settle auto) and WithBin(wallet-sandbox) not applied; start that sandbox with them (wallet-sandbox exec --settle auto -- go test ./...), " +
+		"or give WithOwnSandbox() to start a sandbox of this process's own with them."
+	if said := told.said(); len(said) != 1 || said[0] != want {
+		t.Errorf("attaching said %q, want %q", said, want)
+	}
 	attached.NewAccount(t)
+	if _, err := attached.Logs(context.Background()); err == nil || !strings.Contains(err.Error(), "was started by another process") {
+		t.Errorf("Logs of an attached sandbox answered %v", err)
+	}
 	if err := attached.Close(); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := sandbox.Clock(context.Background()); err != nil {
 		t.Errorf("the sandbox stopped when the helper attached to it closed: %v", err)
+	}
+}
+
+// showLogsIfFailed writes the output of a sandbox the test started to the test's log, if the test
+// fails.
+func showLogsIfFailed(t *testing.T, sb *walletsandbox.Sandbox) {
+	t.Cleanup(func() {
+		if !t.Failed() {
+			return
+		}
+		logs, err := sb.Logs(context.Background())
+		if err != nil {
+			t.Log(err)
+			return
+		}
+		defer logs.Close()
+		written, _ := io.ReadAll(logs)
+		t.Logf("the sandbox wrote:\n%s", written)
+	})
+}
+
+func TestWithOwnSandboxStartsOneBesideTheVariablesAndLogsShowsItsOutput(t *testing.T) {
+	t.Setenv("WALLET_SANDBOX_BASE_URL", sandbox.BaseURL)
+	var told notes
+	own := walletsandbox.Start(t, walletsandbox.WithOwnSandbox(), walletsandbox.WithArgs("--settle", "manual"), walletsandbox.WithLogger(&told))
+	showLogsIfFailed(t, own)
+	if own.PID == 0 || own.BaseURL == sandbox.BaseURL || len(told.said()) != 0 {
+		t.Fatalf("WithOwnSandbox gave the sandbox %s (pid %d) and said %q, want one of its own", own.BaseURL, own.PID, told.said())
+	}
+	own.NewAccount(t)
+	// Its GET /v1/wallets, logged as the answer goes out: in the output a moment later.
+	var written []byte
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
+		logs, err := own.Logs(context.Background())
+		if err != nil {
+			t.Fatal(err)
+		}
+		written, _ = io.ReadAll(logs)
+		logs.Close()
+		if strings.Contains(string(written), `"path":"/v1/wallets","status":200`) {
+			break
+		}
+	}
+	if !strings.HasPrefix(string(written), `{"ready":true,`) || !strings.Contains(string(written), `"path":"/v1/wallets","status":200`) {
+		t.Errorf("Logs shows no ready line first or no GET /v1/wallets:\n%s", written)
+	}
+}
+
+func TestAttachingGivenTheAPIsURLSaysToDropV1(t *testing.T) {
+	_, err := walletsandbox.Run(context.Background(), walletsandbox.WithURL(sandbox.URL+"/"))
+	want := "walletsandbox: WithURL is " + sandbox.URL + ", the API's URL; it takes the sandbox's base URL, without /v1: drop the /v1 (" + sandbox.BaseURL + ")"
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v, want %s", err, want)
+	}
+	t.Setenv("WALLET_SANDBOX_BASE_URL", sandbox.URL)
+	_, err = walletsandbox.Run(context.Background())
+	if err == nil || !strings.HasPrefix(err.Error(), "walletsandbox: WALLET_SANDBOX_BASE_URL is "+sandbox.URL+", the API's URL;") {
+		t.Errorf("got %v", err)
+	}
+}
+
+func TestWithURLAndWithOwnSandboxContradictEachOther(t *testing.T) {
+	t.Parallel()
+	_, err := walletsandbox.Run(context.Background(), walletsandbox.WithURL(sandbox.BaseURL), walletsandbox.WithOwnSandbox())
+	if err == nil || !strings.Contains(err.Error(), "WithURL(\""+sandbox.BaseURL+"\") attaches to a sandbox and WithOwnSandbox starts one: give one of them") {
+		t.Errorf("got %v", err)
 	}
 }
 

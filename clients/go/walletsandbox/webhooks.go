@@ -1,6 +1,7 @@
 package walletsandbox
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -64,11 +65,12 @@ func (r *WebhookReceiver) Received() []Delivery {
 }
 
 // WaitFor answers the first verified delivery, already received or still to come, of an event of
-// eventType ("" for any, payment.* for a resource's) about objectID ("" for any). After timeout,
-// its error says what it waited for and what did arrive.
-func (r *WebhookReceiver) WaitFor(eventType, objectID string, timeout time.Duration) (Event, error) {
-	deadline := time.NewTimer(timeout)
-	defer deadline.Stop()
+// eventType ("" for any, payment.* for a resource's) about objectID ("" for any). It waits until
+// ctx ends (DefaultEventTimeout when ctx has no deadline); giving up, its error says what it
+// waited for and what did arrive, and wraps ctx's error, as WaitForEvent's does.
+func (r *WebhookReceiver) WaitFor(ctx context.Context, eventType, objectID string) (Event, error) {
+	ctx, cancel, budget := waitContext(ctx)
+	defer cancel()
 	for {
 		r.mu.Lock()
 		received, arrived := r.received, r.arrived
@@ -80,8 +82,8 @@ func (r *WebhookReceiver) WaitFor(eventType, objectID string, timeout time.Durat
 		}
 		select {
 		case <-arrived:
-		case <-deadline.C:
-			return Event{}, r.waitTimeout(eventType, objectID, timeout)
+		case <-ctx.Done():
+			return Event{}, r.waitTimeout(eventType, objectID, budget, ctx.Err())
 		}
 	}
 }
@@ -120,7 +122,7 @@ func (r *WebhookReceiver) receive(w http.ResponseWriter, req *http.Request) {
 	io.WriteString(w, "ok")
 }
 
-func (r *WebhookReceiver) waitTimeout(eventType, objectID string, timeout time.Duration) error {
+func (r *WebhookReceiver) waitTimeout(eventType, objectID string, waited time.Duration, cause error) error {
 	wanted := "a"
 	if eventType != "" {
 		wanted += " " + eventType
@@ -131,8 +133,9 @@ func (r *WebhookReceiver) waitTimeout(eventType, objectID string, timeout time.D
 	}
 	received := r.Received()
 	if len(received) == 0 {
-		return fmt.Errorf("walletsandbox: waited %v for %s; nothing arrived", timeout, wanted)
+		return fmt.Errorf("walletsandbox: waited %v for %s; nothing arrived: %w", waited, wanted, cause)
 	}
+	total := len(received)
 	if len(received) > 10 {
 		received = received[len(received)-10:]
 	}
@@ -143,7 +146,7 @@ func (r *WebhookReceiver) waitTimeout(eventType, objectID string, timeout time.D
 			arrived[i] += " (refused: " + d.Err.Error() + ")"
 		}
 	}
-	return fmt.Errorf("walletsandbox: waited %v for %s; %d arrived, the last: %s", timeout, wanted, len(r.Received()), strings.Join(arrived, ", "))
+	return fmt.Errorf("walletsandbox: waited %v for %s; %d arrived, the last: %s: %w", waited, wanted, total, strings.Join(arrived, ", "), cause)
 }
 
 // typeMatches says whether an event type answers a wanted one: "" any, payment.* a resource's.

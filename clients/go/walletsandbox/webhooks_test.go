@@ -1,8 +1,11 @@
 package walletsandbox_test
 
 import (
+	"context"
+	"errors"
 	"io"
 	"net/http"
+	"regexp"
 	"strconv"
 	"strings"
 	"testing"
@@ -91,7 +94,9 @@ func TestTheReceiverAnswers400ToADeliveryThatDoesNotVerifyAndRecordsIt(t *testin
 	if len(received) != 2 || received[0].Verified || received[0].Err == nil || !received[1].Verified || received[1].Event.ObjectID() != "pay_1" {
 		t.Errorf("the receiver recorded %+v", received)
 	}
-	event, err := receiver.WaitFor("payment.*", "pay_1", time.Second)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Second)
+	defer cancel()
+	event, err := receiver.WaitFor(ctx, "payment.*", "pay_1")
 	if err != nil || event.ID != "evt_1" {
 		t.Errorf("WaitFor answered %+v, %v", event, err)
 	}
@@ -114,9 +119,23 @@ func TestWaitForSaysWhatArrivedInstead(t *testing.T) {
 	failed := `{"id":"evt_2","type":"payment.failed","data":{"object":{"id":"pay_1"}}}`
 	deliver(t, receiver, signed(secret, "evt_1", time.Now(), created), created)
 	deliver(t, receiver, signed(secret, "evt_2", time.Now().Add(-time.Hour), failed), failed)
-	_, err := receiver.WaitFor("payment.failed", "pay_1", 50*time.Millisecond)
-	want := "walletsandbox: waited 50ms for a payment.failed delivery of pay_1; 2 arrived, the last: payment.created pay_1, payment.failed pay_1 (refused: webhook-timestamp "
-	if err == nil || !strings.HasPrefix(err.Error(), want) {
-		t.Errorf("got %v, want %q…", err, want)
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	_, err := receiver.WaitFor(ctx, walletsandbox.EventPaymentFailed, "pay_1")
+	want := regexp.MustCompile(`^walletsandbox: waited \d+ms for a payment.failed delivery of pay_1; 2 arrived, the last: payment.created pay_1, ` +
+		`payment.failed pay_1 \(refused: webhook-timestamp \d+ is more than 5m0s from now \(\d+\)\): context deadline exceeded$`)
+	if err == nil || !want.MatchString(err.Error()) || !errors.Is(err, context.DeadlineExceeded) {
+		t.Errorf("got %v, want %s", err, want)
+	}
+}
+
+func TestWaitForEndsWithItsContext(t *testing.T) {
+	t.Parallel()
+	receiver := walletsandbox.NewWebhookReceiver(t, secret)
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err := receiver.WaitFor(ctx, "", "")
+	if err == nil || !errors.Is(err, context.Canceled) || !strings.HasSuffix(err.Error(), "for a delivery; nothing arrived: context canceled") {
+		t.Errorf("got %v, want context.Canceled", err)
 	}
 }

@@ -15,6 +15,7 @@ import pytest
 from wallet_sandbox import SandboxAccount
 
 REPO = Path(__file__).resolve().parents[3]
+CLIENT = REPO / "clients" / "python"
 #: This checkout's CLI (npm run build first), as pyproject.toml's wallet_sandbox_bin names it.
 CLI = REPO / "bin" / "wallet-sandbox.js"
 #: A polygon address outside the sandbox, for payments out of a USDC wallet on polygon.
@@ -22,9 +23,17 @@ RECIPIENT = "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed"
 
 
 def pay(account: SandboxAccount, amount: str = "10.00") -> dict[str, Any]:
-    """A payment out of the account's first USDC wallet on polygon: pending, under --settle manual."""
+    """A payment out of the account's first USDC wallet on polygon: pending until its account's clock moves (the suite's --clock manual)."""
     wallet = account.wallet("USDC", "polygon")
     return account.post("/payments", {"source_wallet": wallet["id"], "amount": amount, "currency": "USDC", "recipient": RECIPIENT})
+
+
+def run_pytest(*args: str, cwd: Path, exec_flags: list[str] | None = None, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """``python -m pytest args…`` in a process of its own, under ``wallet-sandbox exec exec_flags… --`` when given."""
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args]
+    if exec_flags is not None:
+        command = ["node", str(CLI), "exec", *exec_flags, "--", *command]
+    return subprocess.run(command, cwd=cwd, capture_output=True, text=True, timeout=300, env=None if env is None else {**os.environ, **env})
 
 
 def alive(pid: int) -> bool:

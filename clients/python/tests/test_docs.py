@@ -46,6 +46,20 @@ def test_the_pages_pytest_ini_runs(pytester: pytest.Pytester, clean_env: None) -
     result.stdout.fnmatch_lines([f"wallet-sandbox: starts {pytester.path}/node_modules/.bin/wallet-sandbox (found by wallet_sandbox_bin)"])
 
 
+def test_the_script_without_pytest_finds_the_cli_and_stops_its_sandbox(tmp_path: Path, clean_env: None) -> None:
+    done = subprocess.run(
+        [sys.executable, str(CLIENT / "examples" / "without_pytest.py")],
+        cwd=tmp_path, env={**os.environ, "WALLET_SANDBOX_BIN": str(CLI)}, capture_output=True, text=True, timeout=120,
+    )
+    assert (done.returncode, done.stdout, done.stderr) == (0, "expired\n", "")
+
+
+def test_the_virtual_environment_the_page_creates_in_the_checkout_is_ignored_by_git() -> None:
+    [folder] = re.findall(r"-m venv --system-site-packages (\S+)$", PYTHON_PAGE, re.M)
+    done = subprocess.run(["git", "check-ignore", "--quiet", "--no-index", f"{folder}/"], cwd=REPO)
+    assert done.returncode == 0, f"git would add {folder}/, which docs/python.md has readers create in the checkout"
+
+
 def run_signing_example(code: str, env: dict[str, str], tmp_path: Path) -> str:
     script = tmp_path / "sign_request.py"
     script.write_text(code)

@@ -1,4 +1,4 @@
-"""Ctrl-C in the middle of a run, or a test process killed outright, leaves no sandbox process."""
+"""Ctrl-C in the middle of a run, or a test process or the supervisor killed outright, leaves no sandbox process."""
 
 from __future__ import annotations
 
@@ -7,7 +7,8 @@ import signal
 
 import pytest
 
-from support import alive, ended_within, group_members, start_interrupted_run
+from support import CLI, alive, ended_within, group_members, start_interrupted_run
+from wallet_sandbox import start_sandbox
 
 # A run with its sandbox in the test process, and one whose sandboxes are in xdist's workers.
 RUNS = [pytest.param([], id="plain"), pytest.param(["-n", "2"], id="xdist")]
@@ -43,3 +44,36 @@ def test_a_killed_test_process_leaves_no_sandbox_process(pytester: pytest.Pytest
     assert ended_within(run.pid, timeout=15), f"the sandbox {run.pid} outlived the killed test process"
     assert ended_within(run.group, timeout=15)
     assert group_members(run.group) == []
+
+
+def test_a_killed_supervisor_takes_its_sandbox_with_it() -> None:
+    sandbox = start_sandbox(["node", str(CLI)])
+    assert sandbox.pid is not None and sandbox.process is not None
+    supervisor = sandbox.process.pgid  # It leads the group it started the sandbox in.
+    os.kill(supervisor, signal.SIGKILL)
+    try:
+        # Nothing stopped it: the kernel told the sandbox that its parent was gone (PR_SET_PDEATHSIG).
+        assert ended_within(sandbox.pid, timeout=15), f"the sandbox {sandbox.pid} outlived its killed supervisor"
+        assert group_members(supervisor) == []
+    finally:
+        kill_leftovers(supervisor)
+    sandbox.stop()  # Returns at once: there is nothing left to stop.
+
+
+def test_a_run_killed_with_its_supervisor_leaves_no_sandbox_process(pytester: pytest.Pytester, inner_ini: object) -> None:
+    run = start_interrupted_run(pytester)
+    assert run.pid is not None and alive(run.pid)
+    os.killpg(run.process.pid, signal.SIGKILL)
+    os.kill(run.group, signal.SIGKILL)  # The supervisor, which leads the sandbox's group.
+    run.process.wait(timeout=60)
+    try:
+        assert ended_within(run.pid, timeout=15), f"the sandbox {run.pid} outlived the killed test process and supervisor"
+        assert group_members(run.group) == []
+    finally:
+        kill_leftovers(run.group)
+
+
+def kill_leftovers(group: int) -> None:
+    """A failed test's sandbox, which nothing else would stop."""
+    for pid in group_members(group):
+        os.kill(pid, signal.SIGKILL)

@@ -1,19 +1,21 @@
 """
 The scenario every helper runs in its own language (docs/development.md lists them side by side):
 pay, force a failure, await payment.failed through the events route and through a verified webhook,
-advance the clock, snapshot and restore, and accounts in parallel that see only their own events.
+advance the account's clock, snapshot and restore it, and accounts in parallel that see only their
+own events.
 """
 
 from __future__ import annotations
 
 from concurrent.futures import ThreadPoolExecutor
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 import pytest
 
 from support import pay
 from wallet_sandbox import Sandbox, SandboxAccount, SandboxApiError, WebhookReceiver
+
 
 def test_a_failed_payment_is_seen_through_the_events_route_and_a_verified_webhook(
     sandbox_account: SandboxAccount, webhook_receiver: WebhookReceiver
@@ -31,10 +33,11 @@ def test_a_failed_payment_is_seen_through_the_events_route_and_a_verified_webhoo
     assert webhook_receiver.wait_for("payment.failed", object_id=payment["id"]) == event
 
 
-def test_the_clock_advances_and_a_restore_forgets_what_came_after_the_snapshot(sandbox_account: SandboxAccount) -> None:
-    before = sandbox_account.sandbox.clock()
-    after = sandbox_account.advance_clock(60_000)
+def test_the_accounts_clock_advances_and_a_restore_forgets_what_came_after_the_snapshot(sandbox_account: SandboxAccount) -> None:
+    before = sandbox_account.clock()
+    after = sandbox_account.advance_clock(timedelta(minutes=1))
     assert (instant(after["now"]) - instant(before["now"])).total_seconds() == 60
+    assert (after["account_id"], after["offset_ms"]) == (sandbox_account.account_id, before["offset_ms"] + 60_000)
 
     snapshot = sandbox_account.snapshot()
     payment = pay(sandbox_account)

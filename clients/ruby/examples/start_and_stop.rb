@@ -10,7 +10,7 @@ begin
   account = sandbox.new_account           # a key on a freshly seeded account, no one else's
   wallet = account.wallet(currency: "USDC", network: "polygon")
   puts "#{wallet['id']} holds #{wallet['balance']} USDC" # => wal_nlkXl8rGGuKmBa8RIXda2Mc4 holds 250.00 USDC
-  puts sandbox.advance_clock(60_000)["now"] # => 2026-01-01T00:01:00.000Z
+  puts account.advance_clock(minutes: 1)["now"] # => 2026-01-01T00:01:00.000Z
 ensure
   sandbox.stop
 end

@@ -26,13 +26,17 @@ module WalletSandbox
       if image
         process, base_url = Container.start(image: image, args: args, engine: Container.engine(engine, env: env), start_timeout: start_timeout)
       else
-        process = SandboxProcess.start([*CLICommand.find(bin: bin, env: env), "--ready-json", "--port", "0", *args], start_timeout: start_timeout)
+        words = CLICommand.find(bin: bin, env: env)
+        process = SandboxProcess.start([*words, "--ready-json", "--port", "0", *args], start_timeout: start_timeout,
+                                                                                      hint: CLICommand.hint_for(words))
         base_url = process.ready.fetch("base_url")
       end
       started(process, base_url)
     end
 
-    # The sandbox that answers at `url` (its base URL or its …/v1 URL), started by someone else.
+    # The sandbox that answers at `url` (its base URL or its …/v1 URL), started by someone else and
+    # shared with other tests: its sandbox-wide advance, snapshot, restore or reset warns once
+    # (SharedSandboxWarning); an Account's own stay quiet.
     def attach(url, api_key: nil, control_token: nil, env: ENV)
       base_url = url.to_s.sub(%r{/+\z}, "").sub(%r{/v1\z}, "")
       version = answered_version(base_url)

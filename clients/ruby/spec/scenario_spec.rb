@@ -4,7 +4,7 @@ require "time"
 
 # The scenario every helper runs in its own language (docs/development.md lists them side by side):
 # pay, force a failure, await payment.failed through the events route and through a verified
-# webhook, advance the clock, snapshot and restore, and parallel work on isolated accounts.
+# webhook, advance an account's clock, snapshot and restore it, and parallel work on isolated accounts.
 RSpec.describe "The shared scenario, in Ruby with RSpec" do
   # A polygon address, where the account's first USDC wallet pays.
   def pay(account, amount = "10.00")
@@ -27,17 +27,21 @@ RSpec.describe "The shared scenario, in Ruby with RSpec" do
     end
   end
 
-  it "advances the clock, and snapshots and restores the state" do
+  it "advances its account's clock, and snapshots and restores its account, while another account goes on" do
     account = sandbox_account
-    before = Time.iso8601(wallet_sandbox.clock["now"])
-    after = Time.iso8601(wallet_sandbox.advance_clock(60_000)["now"])
-    expect(after - before).to eq(60)
+    other = wallet_sandbox.new_account
+    before = account.clock["now"]
+    after = account.advance_clock(minutes: 1)["now"]
+    expect(Time.iso8601(after) - Time.iso8601(before)).to eq(60)
+    expect(other.clock["now"]).to eq(before)
 
-    snapshot = wallet_sandbox.snapshot
+    snapshot = account.snapshot
     payment = pay(account)
-    wallet_sandbox.restore(snapshot)
+    theirs = pay(other)
+    account.restore(snapshot)
     expect { account.get("/payments/#{payment['id']}") }
       .to raise_error(WalletSandbox::APIError) { |error| expect([error.status, error.code]).to eq([404, "resource_missing"]) }
+    expect(other.get("/payments/#{theirs['id']}")).to include("id" => theirs["id"])
   end
 
   it "runs in parallel on isolated accounts: each sees only its own events" do

@@ -3,13 +3,16 @@
 require "test_helper"
 require "fileutils"
 require "open3"
+require "isolation/parallel_commands"
 
 # docs/ruby.md shows its examples as the files the suites run, each exactly, and the plain script's
 # output is what its comments say (`…` standing for what varies).
 class DocsTest < Minitest::Test
   CLIENT = File.expand_path("..", __dir__)
   PAGE = File.expand_path("../../docs/ruby.md", CLIENT)
-  EXAMPLES = %w[examples/start_and_stop.rb spec/spec_helper.rb spec/scenario_spec.rb test/test_helper.rb test/scenario_test.rb].freeze
+  EXAMPLES = %w[examples/start_and_stop.rb spec/spec_helper.rb spec/scenario_spec.rb test/test_helper.rb test/scenario_test.rb
+                examples/parallel/spec/spec_helper.rb examples/parallel/spec/settlement_spec.rb
+                examples/parallel/test/payments_test.rb].freeze
 
   def page = File.read(PAGE)
 
@@ -23,6 +26,11 @@ class DocsTest < Minitest::Test
 
   def test_the_page_has_no_other_ruby_block
     assert_equal EXAMPLES.size, page.scan(/^```ruby$/).size
+  end
+
+  # The commands test/isolation/parallel_runs_test.rb runs 20 times each.
+  def test_the_page_gives_the_parallel_commands_the_isolation_runs_run
+    ParallelCommands.shown.each { |command| assert_includes page, "npx #{command}\n" }
   end
 
   def test_the_gem_builds_offline_as_the_page_says

@@ -5,7 +5,7 @@ require "time"
 
 # The scenario every helper runs in its own language (docs/development.md lists them side by side):
 # pay, force a failure, await payment.failed through the events route and through a verified
-# webhook, advance the clock, snapshot and restore, and parallel work on isolated accounts.
+# webhook, advance an account's clock, snapshot and restore it, and parallel work on isolated accounts.
 class ScenarioTest < Minitest::Test
   include WalletSandbox::Minitest
 
@@ -30,17 +30,21 @@ class ScenarioTest < Minitest::Test
     end
   end
 
-  def test_advances_the_clock_and_snapshots_and_restores_the_state
+  def test_advances_its_accounts_clock_and_snapshots_and_restores_its_account_while_another_account_goes_on
     account = sandbox_account
-    before = Time.iso8601(wallet_sandbox.clock["now"])
-    after = Time.iso8601(wallet_sandbox.advance_clock(60_000)["now"])
-    assert_equal 60, after - before
+    other = wallet_sandbox.new_account
+    before = account.clock["now"]
+    after = account.advance_clock(minutes: 1)["now"]
+    assert_equal 60, Time.iso8601(after) - Time.iso8601(before)
+    assert_equal before, other.clock["now"]
 
-    snapshot = wallet_sandbox.snapshot
+    snapshot = account.snapshot
     payment = pay(account)
-    wallet_sandbox.restore(snapshot)
+    theirs = pay(other)
+    account.restore(snapshot)
     error = assert_raises(WalletSandbox::APIError) { account.get("/payments/#{payment['id']}") }
     assert_equal [404, "resource_missing"], [error.status, error.code]
+    assert_equal theirs["id"], other.get("/payments/#{theirs['id']}")["id"]
   end
 
   def test_runs_in_parallel_on_isolated_accounts_each_seeing_only_its_own_events

@@ -26,13 +26,33 @@ class StartTest < Minitest::Test
     FileUtils.rm_rf(@dir) if @dir
   end
 
-  def test_a_sandbox_that_cannot_start_fails_with_the_command_its_exit_code_and_its_last_lines
+  def test_a_sandbox_that_cannot_start_fails_with_the_command_its_exit_code_and_what_it_wrote
     error = assert_raises(WalletSandbox::StartError) { WalletSandbox.start(args: %w[--clock sideways], env: LAUNCH_ENV) }
     assert_equal 1, error.exit_code
     assert_equal <<~MESSAGE.chomp, error.message
-      wallet-sandbox did not start: `node #{cli} --ready-json --port 0 --clock sideways` exited with code 1 before it was ready. Its last lines:
+      wallet-sandbox did not start: `node #{cli} --ready-json --port 0 --clock sideways` exited with code 1 before it was ready. It wrote:
         wallet-sandbox: Invalid configuration:
           --clock (WALLET_SANDBOX_CLOCK): Invalid option: expected one of "real"|"manual"
+    MESSAGE
+  end
+
+  def test_a_mistyped_flag_is_among_the_first_lines_of_the_message
+    error = assert_raises(WalletSandbox::StartError) { WalletSandbox.start(args: %w[--clok manual], env: LAUNCH_ENV) }
+    assert_match(/\Aerror: unknown option '--clok'/, error.first_lines.first)
+    assert_includes error.message, "\n  error: unknown option '--clok'"
+  end
+
+  def test_a_long_output_shows_its_first_lines_and_its_last
+    error = assert_raises(WalletSandbox::StartError) { WalletSandbox.start(bin: "#{FIXTURES}/chatty-cli", env: LAUNCH_ENV) }
+    help = (1..130).map { |n| "help line #{n}" }
+    assert_equal ["error: unknown option '--clok'", *help.first(9)], error.first_lines
+    assert_equal help.last(50), error.last_lines
+    assert_equal <<~MESSAGE.chomp, error.message
+      wallet-sandbox did not start: `#{FIXTURES}/chatty-cli --ready-json --port 0` exited with code 1 before it was ready. Its first 10 and last 50 lines:
+        error: unknown option '--clok'
+      #{help.first(9).map { |line| "  #{line}" }.join("\n")}
+        [71 lines left out]
+      #{help.last(50).map { |line| "  #{line}" }.join("\n")}
     MESSAGE
   end
 
@@ -48,7 +68,7 @@ class StartTest < Minitest::Test
       WalletSandbox.start(bin: "#{FIXTURES}/silent-cli", args: [pid_file], start_timeout: 1, env: LAUNCH_ENV)
     end
     assert_equal "wallet-sandbox did not start: `#{FIXTURES}/silent-cli --ready-json --port 0 #{pid_file}` did not write " \
-                 "its ready line within 1 s. Its last lines:\n  starting, slowly", error.message
+                 "its ready line within 1 s. It wrote:\n  starting, slowly", error.message
     refute ProcessTree.alive?(Integer(File.read(pid_file)))
   end
 
@@ -67,10 +87,12 @@ class StartTest < Minitest::Test
     refute sandbox.attached?
     assert ProcessTree.alive?(sandbox.pid)
     assert_equal "ok", sandbox.health["status"]
+    # The request log shows /v1 requests (control calls only with --log-control).
+    sandbox.new_account.get("/wallets")
     sandbox.stop
     refute ProcessTree.alive?(sandbox.pid)
     assert_nil sandbox.stop
-    assert(sandbox.log_tail.any? { |line| line.include?("/_sandbox/health") }, sandbox.log_tail.join("\n"))
+    assert(sandbox.log_tail.any? { |line| line.include?("/v1/wallets") }, sandbox.log_tail.join("\n"))
   end
 
   def test_start_attaches_to_the_sandbox_of_WALLET_SANDBOX_BASE_URL_and_starts_none
@@ -91,6 +113,13 @@ class StartTest < Minitest::Test
 
   def test_attach_takes_the_api_url_too
     assert_equal wallet_sandbox.base_url, WalletSandbox.attach("#{wallet_sandbox.base_url}/v1/").base_url
+  end
+
+  # The Node and Python helpers answered `No route POST /v1/_sandbox/keys` to this mistake.
+  def test_a_WALLET_SANDBOX_BASE_URL_that_ends_in_v1_works_all_the_same
+    attached = WalletSandbox.start(env: { "WALLET_SANDBOX_BASE_URL" => "#{wallet_sandbox.base_url}/v1" })
+    assert_equal wallet_sandbox.base_url, attached.base_url
+    assert_match(/\Aacct_/, attached.new_account.account_id)
   end
 
   def test_attach_refuses_a_sandbox_of_another_minor_version

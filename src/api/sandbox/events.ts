@@ -1,7 +1,7 @@
 import { ApiError, echoId } from '../../errors.js'
 import { UnknownCursorError, type EventLog, type EventSelection } from '../../events/event-log.js'
 import { defineRoute } from '../../http/route.js'
-import { accountOf } from './account-selection.js'
+import { scopedAccountId } from './account-scope.js'
 import { EventListExtraSchema, ListEventsQuery, LoggedEventSchema } from '../../schemas/event-log.js'
 
 /**
@@ -16,7 +16,7 @@ export function eventControlRoutes(log: EventLog) {
       request: { query: ListEventsQuery },
       status: 200, response: LoggedEventSchema, list: 'cursor', listExtra: EventListExtraSchema, errors: ['resource_missing'],
       handler: async ({ query }, ctx) => {
-        const selection: EventSelection = { accountId: accountOf(ctx, query), types: query.type ?? [], objectId: query.object_id }
+        const selection: EventSelection = { accountId: scopedAccountId(ctx, query), types: query.type ?? [], objectId: query.object_id }
         const read = () => {
           try {
             return log.read(selection, query.after, query.limit)

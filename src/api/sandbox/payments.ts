@@ -14,6 +14,8 @@ import type { RequestContext } from '../../http/context.js'
 import type { PaymentRecord } from '../../model/records.js'
 import type { AccountState } from '../../store/account-state.js'
 import { PRE_START_FAILURES } from '../../lifecycle/settlement-outcomes.js'
+import { AccountScopeQuery } from '../../schemas/account-scope.js'
+import { scopedAccountId } from './account-scope.js'
 
 const tag = 'Sandbox control'
 const auth = 'control' as const
@@ -70,24 +72,28 @@ export const paymentControlRoutes = [
     },
   }),
   defineRoute({
-    method: 'get', path: '/_sandbox/outcomes', operationId: 'sandboxListOutcomeRules', summary: 'Outcome rules, in the order they are tried', tag, auth,
-    status: 200, response: z.array(OutcomeRuleSchema),
-    handler: (_input, ctx) => ctx.deps.control.rules.list(),
+    method: 'get', path: '/_sandbox/outcomes', operationId: 'sandboxListOutcomeRules', summary: 'Outcome rules, in the order they are tried (all, or one account’s)', tag, auth,
+    request: { query: AccountScopeQuery },
+    status: 200, response: z.array(OutcomeRuleSchema), errors: ['resource_missing'],
+    handler: ({ query }, ctx) => ctx.deps.control.rules.list(scopedAccountId(ctx, query)),
   }),
   defineRoute({
-    method: 'post', path: '/_sandbox/outcomes', operationId: 'sandboxCreateOutcomeRule', summary: 'Decide the outcome of matching payments', tag, auth,
+    method: 'post', path: '/_sandbox/outcomes', operationId: 'sandboxCreateOutcomeRule', summary: 'Decide the outcome of matching payments (of every account, or of one)', tag, auth,
     request: { body: CreateOutcomeRuleSchema },
-    status: 201, response: OutcomeRuleSchema,
-    handler: ({ body }, ctx) => ctx.deps.control.rules.add(body),
+    status: 201, response: OutcomeRuleSchema, errors: ['resource_missing'],
+    handler: ({ body }, ctx) => {
+      const accountId = scopedAccountId(ctx, body)
+      if (accountId !== undefined && body.match.account_id !== undefined && body.match.account_id !== accountId) {
+        throw new ApiError('parameter_invalid', `match.account_id is ${body.match.account_id}, but the rule is for account ${accountId}; give one of them.`, { param: 'match.account_id' })
+      }
+      return ctx.deps.control.rules.add({ ...body, match: { ...body.match, ...(accountId && { account_id: accountId }) } })
+    },
   }),
   defineRoute({
-    method: 'delete', path: '/_sandbox/outcomes', operationId: 'sandboxClearOutcomeRules', summary: 'Remove every outcome rule', tag, auth,
-    status: 200, response: z.object({ deleted: CountSchema }),
-    handler: (_input, ctx) => {
-      const count = ctx.deps.control.rules.list().length
-      ctx.deps.control.rules.clear()
-      return { deleted: count }
-    },
+    method: 'delete', path: '/_sandbox/outcomes', operationId: 'sandboxClearOutcomeRules', summary: 'Remove every outcome rule, or one account’s', tag, auth,
+    request: { query: AccountScopeQuery },
+    status: 200, response: z.object({ deleted: CountSchema }), errors: ['resource_missing'],
+    handler: ({ query }, ctx) => ({ deleted: ctx.deps.control.rules.clear(scopedAccountId(ctx, query)) }),
   }),
   defineRoute({
     method: 'delete', path: '/_sandbox/outcomes/{id}', operationId: 'sandboxDeleteOutcomeRule', summary: 'Remove one outcome rule', tag, auth,
@@ -99,15 +105,16 @@ export const paymentControlRoutes = [
     },
   }),
   defineRoute({
-    method: 'post', path: '/_sandbox/screening', operationId: 'sandboxFlagAddress', summary: 'Flag an address: payments to it fail with screening_rejected', tag, auth,
+    method: 'post', path: '/_sandbox/screening', operationId: 'sandboxFlagAddress', summary: 'Flag an address (for every account, or one): payments to it fail with screening_rejected', tag, auth,
     request: { body: ScreeningSchema },
-    status: 200, response: ScreeningResultSchema,
+    status: 200, response: ScreeningResultSchema, errors: ['resource_missing'],
     handler: ({ body }, ctx) => {
       if (!isValidAddress(body.network, body.address)) {
         throw new ApiError('parameter_invalid', `address must be ${describeAddressFormat(body.network)}.`, { param: 'address' })
       }
-      ctx.deps.control.screening.flag(body.network, body.address)
-      return { network: body.network, address: body.address, flagged: true }
+      const accountId = scopedAccountId(ctx, body)
+      ctx.deps.control.screening.flag(body.network, body.address, accountId)
+      return { network: body.network, address: body.address, flagged: true, account_id: accountId ?? null }
     },
   }),
   defineRoute({
@@ -115,10 +122,12 @@ export const paymentControlRoutes = [
     request: { body: ScreeningSchema },
     status: 200, response: ScreeningResultSchema, errors: ['resource_missing'],
     handler: ({ body }, ctx) => {
-      if (!ctx.deps.control.screening.unflag(body.network, body.address)) {
-        throw new ApiError('resource_missing', `${echoId(body.address)} was not flagged through the control API on ${body.network} (fixture entries cannot be removed).`, { param: 'address' })
+      const accountId = scopedAccountId(ctx, body)
+      if (!ctx.deps.control.screening.unflag(body.network, body.address, accountId)) {
+        const whose = accountId === undefined ? 'for every account' : `for account ${accountId}`
+        throw new ApiError('resource_missing', `${echoId(body.address)} was not flagged through the control API on ${body.network} ${whose} (fixture entries cannot be removed).`, { param: 'address' })
       }
-      return { network: body.network, address: body.address, flagged: false }
+      return { network: body.network, address: body.address, flagged: false, account_id: accountId ?? null }
     },
   }),
   defineRoute({

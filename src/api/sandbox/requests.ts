@@ -5,7 +5,7 @@ import { filterTest } from '../../control/request-match.js'
 import type { RequestContext } from '../../http/context.js'
 import { defineRoute } from '../../http/route.js'
 import { ListRequestsQuery, RequestExpectationResultSchema, RequestExpectationSchema, RequestJournalEntrySchema, type RequestExpectation } from '../../schemas/requests.js'
-import { accountOf } from './account-selection.js'
+import { scopedAccountId } from './account-scope.js'
 
 const tag = 'Sandbox control'
 const auth = 'control' as const
@@ -26,7 +26,7 @@ export const requestControlRoutes = [
     status: 200, response: RequestJournalEntrySchema, list: true, errors: ['resource_missing', 'request_log_disabled'],
     handler: async ({ query }, ctx) => {
       const journal = journalOf(ctx)
-      const whose: Whose = query.account_id === 'none' && query.api_key === undefined ? null : accountOf(ctx, query)
+      const whose: Whose = query.account_id === 'none' && query.api_key === undefined ? null : scopedAccountId(ctx, query)
       const test = filterTest(query)
       const read = () => {
         try {
@@ -49,7 +49,7 @@ export const requestControlRoutes = [
     summary: 'Checks that an account sent matching requests (at least count, or exactly count), waiting up to within_ms; when not, the closest requests and what differs',
     request: { body: RequestExpectationSchema },
     status: 200, response: RequestExpectationResultSchema, errors: ['resource_missing', 'request_log_disabled'],
-    handler: ({ body }, ctx) => expect(journalOf(ctx), accountOf(ctx, body)!, body, ctx.closed()),
+    handler: ({ body }, ctx) => expect(journalOf(ctx), scopedAccountId(ctx, body)!, body, ctx.closed()),
   }),
 ]
 

@@ -4,13 +4,15 @@ import { ApiError, echoId } from '../../errors.js'
 import { defineRoute } from '../../http/route.js'
 import { CountSchema } from '../../schemas/common.js'
 import {
-  AccountSchema, AdvanceClockSchema, ClockSchema, CreatedKeySchema, CreateKeySchema, ListAccountsQuery, PatchAccountSchema, ResetResultSchema, ResetSchema,
+  AccountSchema, AdvanceClockSchema, ClockQuery, ClockSchema, CreatedKeySchema, CreateKeySchema, ListAccountsQuery, PatchAccountSchema, ResetResultSchema, ResetSchema,
 } from '../../schemas/control.js'
 import type { AppDeps } from '../../http/context.js'
 import { AccountIdParams } from '../../schemas/path-params.js'
 import { VERSION } from '../../version.js'
+import { seedOf } from '../../config.js'
 import type { SigningKeyRecord } from '../../model/records.js'
 import { paymentControlRoutes } from './payments.js'
+import { scopedAccountId } from './account-scope.js'
 
 const tag = 'Sandbox control'
 const auth = 'control' as const
@@ -28,7 +30,6 @@ const listedSigning = (signing: SigningKeyRecord) => (signing.alg === 'ed25519' 
 
 const hidden = (secret: string | undefined) => (secret === undefined ? null : '********')
 
-const presentClock = (deps: AppDeps) => ({ mode: deps.clock.mode, now: deps.clock.nowIso(), offset_ms: deps.clock.offsetMs() })
 
 export const controlRoutes = [
   defineRoute({
@@ -45,7 +46,7 @@ export const controlRoutes = [
   defineRoute({
     method: 'get', path: '/_sandbox/config', operationId: 'sandboxConfig', summary: 'The running configuration (control token and signing secret hidden)', tag, auth,
     status: 200, response: z.record(z.string(), z.unknown()),
-    handler: (_input, ctx) => ({ ...ctx.deps.config, controlToken: hidden(ctx.deps.config.controlToken), signingSecret: hidden(ctx.deps.config.signingSecret) }),
+    handler: (_input, ctx) => ({ ...ctx.deps.config, seed: seedOf(ctx.deps.config), controlToken: hidden(ctx.deps.config.controlToken), signingSecret: hidden(ctx.deps.config.signingSecret) }),
   }),
   defineRoute({
     method: 'post', path: '/_sandbox/reset', operationId: 'sandboxReset', summary: 'Back to the fixtures: everything, or one account by api_key', tag, auth,
@@ -104,18 +105,17 @@ export const controlRoutes = [
     },
   }),
   defineRoute({
-    method: 'get', path: '/_sandbox/clock', operationId: 'sandboxClock', summary: 'The sandbox clock', tag, auth,
-    status: 200, response: ClockSchema,
-    handler: (_input, ctx) => presentClock(ctx.deps),
+    method: 'get', path: '/_sandbox/clock', operationId: 'sandboxClock', summary: 'The sandbox clock, or (api_key / account_id) one account’s', tag, auth,
+    request: { query: ClockQuery },
+    status: 200, response: ClockSchema, errors: ['resource_missing'],
+    handler: ({ query }, ctx) => ctx.deps.control.clocks.read(scopedAccountId(ctx, query)),
   }),
   defineRoute({
-    method: 'post', path: '/_sandbox/clock/advance', operationId: 'sandboxAdvanceClock', summary: 'Move the clock forward, running everything that falls due in time order', tag, auth,
+    method: 'post', path: '/_sandbox/clock/advance', operationId: 'sandboxAdvanceClock', tag, auth,
+    summary: 'Move the sandbox clock (every account with it) or one account’s clock forward, running everything that falls due in time order',
     request: { body: AdvanceClockSchema },
-    status: 200, response: ClockSchema,
-    handler: async ({ body }, ctx) => {
-      await ctx.deps.clock.advance(body.ms)
-      return presentClock(ctx.deps)
-    },
+    status: 200, response: ClockSchema, errors: ['resource_missing'],
+    handler: ({ body }, ctx) => ctx.deps.control.clocks.advance(body.ms, scopedAccountId(ctx, body)),
   }),
   ...paymentControlRoutes,
 ]

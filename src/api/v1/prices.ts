@@ -4,8 +4,8 @@ import type { PriceModel } from '../../market/prices.js'
 import { defineRoute } from '../../http/route.js'
 
 /**
- * `GET /v1/prices`: the same quotes as the stream's `prices` channel, at the current sandbox time.
- * Any valid key may read them (no scope). Built from the sandbox's one price model.
+ * `GET /v1/prices`: the same quotes as the stream's `prices` channel, at the key's account's time
+ * and with its price pins. Any valid key may read them (no scope). Built from the sandbox's one price model.
  */
 export function priceRoutes(model: PriceModel) {
   return [
@@ -14,8 +14,9 @@ export function priceRoutes(model: PriceModel) {
       request: { query: PricesQuery },
       status: 200, response: PriceListSchema,
       handler: ({ query }, ctx) => {
-        const now = ctx.deps.clock.now()
-        return pairsAsked(query.pairs, model).map((pair) => model.quote(pair, now))
+        const accountId = ctx.account.account.id
+        const now = ctx.deps.clock.now(accountId)
+        return pairsAsked(query.pairs, model).map((pair) => model.quote(pair, now, accountId))
       },
     }),
   ]

@@ -18,7 +18,7 @@ export function quoteRoutes(pairs: TradingPairs) {
       errors: ['idempotency_key_reused', 'idempotency_key_in_use'],
       handler: ({ body }, ctx) => {
         const quotes = ctx.deps.services.quotes
-        return quotes.present(quotes.create(ctx.account, body))
+        return quotes.present(ctx.account, quotes.create(ctx.account, body))
       },
     }),
     defineRoute({
@@ -27,7 +27,7 @@ export function quoteRoutes(pairs: TradingPairs) {
       status: 200, response: QuoteSchema, errors: ['resource_missing'],
       handler: ({ params }, ctx) => {
         const quotes = ctx.deps.services.quotes
-        return quotes.present(quotes.get(ctx.account, params.id))
+        return quotes.present(ctx.account, quotes.get(ctx.account, params.id))
       },
     }),
   ]

@@ -4,6 +4,7 @@ import type { FaultRules } from '../../control/fault-rules.js'
 import type { FaultKind } from '../../schemas/faults.js'
 import { ApiError } from '../../errors.js'
 import { createRng } from '../../rng.js'
+import { seedOf } from '../../config.js'
 import type { RequestContext } from '../context.js'
 
 /** Faults that end a request without an answer; the pipeline decides when (before or after the handler). */
@@ -29,7 +30,7 @@ export interface Faults {
  */
 export function createFaults(deps: { config: Pick<Config, 'latency' | 'errorRate' | 'seed'>; rules: FaultRules }): Faults {
   const { latency, errorRate } = deps.config
-  const rng = createRng(deps.config.seed, 'faults')
+  const rng = createRng(seedOf(deps.config), 'faults')
   const held = new Set<Response>()
 
   return {
@@ -37,7 +38,7 @@ export function createFaults(deps: { config: Pick<Config, 'latency' | 'errorRate
       if (!req.path.startsWith('/v1/')) return undefined
       // Everything is drawn and counted before the wait, so concurrent requests see the counts in order.
       let waitMs = latency ? latency[0] + rng.int(latency[1] - latency[0] + 1) : 0
-      const decision = deps.rules.take({ method: req.method, path: req.path, apiKey: ctx.key?.key })
+      const decision = deps.rules.take({ method: req.method, path: req.path, apiKey: ctx.key?.key, accountId: ctx.account?.account.id })
       waitMs += decision.latencyMs
       const rule = decision.fault
       const globalError = !rule && errorRate > 0 && rng.next() < errorRate

@@ -11,7 +11,7 @@ export type IdempotencyOutcome = { kind: 'replay'; record: IdempotencyRecord } |
 
 /**
  * `Idempotency-Key` on POST (CONTRACT.md section 6): the first request runs and its answer is kept
- * for 24 hours of sandbox time; a retry with the same body gets that answer byte for byte.
+ * for 24 hours of the account's time; a retry with the same body gets that answer byte for byte.
  */
 export function createIdempotency(deps: { records: IdempotencyRecords; clock: Clock }) {
   const { records, clock } = deps
@@ -22,7 +22,7 @@ export function createIdempotency(deps: { records: IdempotencyRecords; clock: Cl
       const scope = `${method} ${path} ${key}`
       const fingerprint = fingerprintOf(body)
       const existing = records.find(accountId, scope)
-      if (existing && Date.parse(existing.expires_at) > clock.now()) {
+      if (existing && Date.parse(existing.expires_at) > clock.now(accountId)) {
         if (existing.fingerprint !== fingerprint) {
           throw new ApiError('idempotency_key_reused', `Idempotency-Key '${key}' was already used with a different request body; use a new key for a new request.`)
         }
@@ -38,8 +38,8 @@ export function createIdempotency(deps: { records: IdempotencyRecords; clock: Cl
         status: 0,
         body: '',
         request_id: requestId,
-        created_at: clock.nowIso(),
-        expires_at: new Date(clock.now() + DAY_MS).toISOString(),
+        created_at: clock.nowIso(accountId),
+        expires_at: new Date(clock.now(accountId) + DAY_MS).toISOString(),
       }
       // A new object even in place of an expired record: the old one's expiry timer checks identity.
       records.start(accountId, record)
@@ -49,7 +49,7 @@ export function createIdempotency(deps: { records: IdempotencyRecords; clock: Cl
     /** Keeps the answer to replay it. */
     complete(accountId: string, record: IdempotencyRecord, status: number, body: string): void {
       records.finish(accountId, record, status, body)
-      clock.schedule(Date.parse(record.expires_at) - clock.now(), () => records.forget(accountId, record), accountId)
+      clock.schedule(Date.parse(record.expires_at) - clock.now(accountId), () => records.forget(accountId, record), accountId)
     },
 
     /** The request ended before validation passed: nothing is kept (CONTRACT.md section 6). */

@@ -1,5 +1,6 @@
 import type { Request, Response } from 'express'
 import { wallClockMs } from '../../clock.js'
+import { paintFor, statusColour, wantsColour } from '../../colour.js'
 
 /** One answered request, as the request log records it. Never holds a whole API key. */
 export interface RequestLogEntry {
@@ -28,9 +29,14 @@ export function keySuffix(path: string, authorization: string | undefined): stri
   return key && key.length >= MIN_KEY_LENGTH ? key.slice(-4) : null
 }
 
+/** The path without its query string: `?api_key=` must never reach the log. */
+const pathOf = (req: Request): string => (req.originalUrl || req.url).split('?')[0] ?? '/'
+
+/** The control API and the dashboard it serves: what tools (`tail`, `listen`, helpers, the dashboard) poll. */
+const isControlPath = (path: string): boolean => path === '/_sandbox' || path.startsWith('/_sandbox/')
+
 export function toEntry(req: Request, res: Response, ctx: { requestId: string; durationMs: number }, now = wallClockMs()): RequestLogEntry {
-  // The path without its query string: `?api_key=` must never reach the log.
-  const path = (req.originalUrl || req.url).split('?')[0] ?? '/'
+  const path = pathOf(req)
   return {
     time: new Date(now).toISOString(),
     method: req.method,
@@ -42,13 +48,9 @@ export function toEntry(req: Request, res: Response, ctx: { requestId: string; d
   }
 }
 
-const COLOURS = { red: 31, green: 32, yellow: 33, cyan: 36, dim: 2 } as const
-const paint = (colour: keyof typeof COLOURS, text: string) => `\x1b[${COLOURS[colour]}m${text}\x1b[0m`
-const statusColour = (status: number): keyof typeof COLOURS => (status >= 500 ? 'red' : status >= 400 ? 'yellow' : status >= 300 ? 'cyan' : 'green')
-
 /** `12:00:00.123 POST /v1/payments 201 4.2ms req_… key …ault`; colours only when asked (a terminal). */
 export function formatPretty(entry: RequestLogEntry, options: { colour: boolean }): string {
-  const c = options.colour ? paint : (_: keyof typeof COLOURS, text: string) => text
+  const c = paintFor(options.colour)
   const parts = [
     c('dim', entry.time.slice(11, 23)),
     entry.method.padEnd(6),
@@ -71,14 +73,22 @@ export interface RequestLogOptions {
   format: 'auto' | RequestLogFormat
   /** Where lines go; the default is stdout. */
   stream?: { write(text: string): unknown; isTTY?: boolean }
+  /**
+   * `--log-control`: log the control API's requests (`/_sandbox/…`) too. Left out by default, since
+   * the tools that poll it (`tail`, `listen`, the dashboard, the helpers) would drown the app's own.
+   */
+  control?: boolean
+  /** The environment whose `NO_COLOR` and `FORCE_COLOR` the colours follow (the command line's); without it, colour on a terminal. */
+  env?: Record<string, string | undefined>
 }
 
 /** The `HttpServices.onResponse` hook that writes one line per answered request. */
 export function createRequestLog(options: RequestLogOptions) {
   const stream = options.stream ?? process.stdout
   const format = resolveLogFormat(options.format, stream)
-  const colour = stream.isTTY === true
+  const colour = wantsColour(stream, options.env ?? {})
   return (req: Request, res: Response, ctx: { requestId: string; durationMs: number }): void => {
+    if (options.control !== true && isControlPath(pathOf(req))) return
     const entry = toEntry(req, res, ctx)
     stream.write(`${format === 'json' ? formatJson(entry) : formatPretty(entry, { colour })}\n`)
   }

@@ -2,7 +2,8 @@ import { connect, createServer as createNetServer, type AddressInfo, type Server
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createWebhookReceiver } from '../../../src/client/webhook-receiver.js'
 import { createControlClient } from '../../../src/client/control-client.js'
-import { DEFAULT_API_KEY as DEFAULT_KEY } from '../../../src/terminal/defaults.js'
+import { DEFAULT_API_KEY as DEFAULT_KEY } from '../../../src/cli/terminal/defaults.js'
+import { EVENT_TYPES } from '../../../src/model/events.js'
 import { buildIfNeeded, killAll, launch, lineOf, runToExit, startCli, type CliProcess } from '../../helpers/cli-process.js'
 
 /** `wallet-sandbox listen` as a child process against a real sandbox (CONTRACT.md section 21). */
@@ -11,11 +12,13 @@ beforeAll(buildIfNeeded, 180_000)
 afterEach(killAll)
 
 const SANDBOX = ['--clock', 'manual', '--settle', 'manual', '--rate-limit', '0']
+/** listen pads types to the longest, settlement.step_completed. */
+const TYPE_WIDTH = Math.max(...EVENT_TYPES.map((type) => type.length))
 
-/** Starts listen and resolves once it has said Ready. */
+/** Starts listen and resolves once it has said Ready (on stderr under --json). */
 async function listening(baseUrl: string, args: string[] = [], key?: string): Promise<CliProcess> {
   const proc = launch(['listen', ...args], { env: { WALLET_SANDBOX_BASE_URL: baseUrl, ...(key ? { WALLET_SANDBOX_API_KEY: key } : {}) } })
-  await lineOf(proc, (line) => (line === 'Ready' ? line : undefined))
+  await lineOf(proc, (line) => (line === 'Ready' ? line : undefined), { stream: args.includes('--json') ? 'stderr' : 'stdout' })
   return proc
 }
 const eventLines = (proc: CliProcess) => proc.stdout().split('\n').slice(1).filter((line) => /^\d{4}-/.test(line))
@@ -68,18 +71,23 @@ describe('wallet-sandbox listen', () => {
     const report = JSON.parse(triggered.stdout) as { objects: Array<{ id: string }>; events: Array<{ type: string; id: string }> }
     await linesMatching(proc, /payment\.failed/, 1)
     expect(proc.stdout().split('\n')[0]).toBe('Ready')
-    expect(eventLines(proc)).toEqual(report.events.map((event) => `2026-01-01T00:00:00.000Z  ${event.type.padEnd(24)}  ${event.id}  ${report.objects[0]!.id}`))
+    expect(eventLines(proc)).toEqual(report.events.map((event) => `2026-01-01T00:00:00.000Z  ${event.type.padEnd(TYPE_WIDTH)}  ${event.id}  ${report.objects[0]!.id}`))
     proc.child.kill('SIGINT')
     expect(await proc.exited).toEqual({ code: 0, signal: null })
   })
 
-  it('filters with --events, and prints each event as its JSON with --json', async () => {
+  it('filters with --events, and prints each event as its JSON with --json, and nothing else on stdout (listen --json | jq)', async () => {
     const sandbox = await startCli(SANDBOX)
-    const proc = await listening(sandbox.ready.base_url, ['--events', 'order.*,payment.failed', '--json'])
+    const receiver = await createWebhookReceiver()
+    const proc = await listening(sandbox.ready.base_url, ['--events', 'order.*,payment.failed', '--json', '--forward-to', receiver.url])
     await runToExit(['trigger', 'payment.succeeded', '--base-url', sandbox.ready.base_url])
     await runToExit(['trigger', 'order.cancelled', '--base-url', sandbox.ready.base_url])
     await linesMatching(proc, /order\.cancelled/, 1)
-    const events = proc.stdout().split('\n').slice(1).filter(Boolean).map((line) => JSON.parse(line) as { type: string; object: string })
+    await lineOf(proc, (line) => (line.startsWith('[400] POST') && proc.stderr().split('[400] POST').length > 2 ? true : undefined), { stream: 'stderr' })
+    // Every line of stdout is an event; Ready, the forwarding secret and the forwards' answers are on stderr.
+    const events = proc.stdout().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { type: string; object: string })
+    expect(proc.stderr().split('\n')).toEqual(expect.arrayContaining(['Ready', expect.stringMatching(/^Forwarding to /), expect.stringMatching(/^\[400\] POST /)]))
+    await receiver.close()
     expect(events.map((event) => event.type)).toEqual(['order.created', 'order.cancelled'])
     expect(events[0]!.object).toBe('event')
   })
@@ -90,8 +98,15 @@ describe('wallet-sandbox listen', () => {
     const printed = await runToExit(['listen', '--forward-to', receiver.url, '--print-secret', '--base-url', sandbox.ready.base_url])
     expect(printed.stdout).toMatch(/^whsec_[A-Za-z0-9+/]+=*\n$/)
     receiver.secret = printed.stdout.trim()
-    // Stable: the same for the same seed and URL.
-    expect((await runToExit(['listen', '--forward-to', receiver.url, '--print-secret', '--base-url', sandbox.ready.base_url])).stdout).toBe(printed.stdout)
+    // One for the sandbox and the account, whatever the URL: localhost or 127.0.0.1, a trailing slash, no scheme, none.
+    const port = new URL(receiver.url).port
+    for (const url of [receiver.url, `${receiver.url}/`, `http://localhost:${port}/`, `localhost:${port}/webhooks`, undefined]) {
+      const again = await runToExit(['listen', ...(url === undefined ? [] : ['--forward-to', url]), '--print-secret', '--base-url', sandbox.ready.base_url])
+      expect(again.stdout, String(url)).toBe(printed.stdout)
+    }
+    const other = await runToExit(['listen', '--forward-to', receiver.url, '--print-secret', '--base-url', sandbox.ready.base_url, '--api-key', 'sk_test_another_account_1'])
+    expect(other.stdout).toMatch(/^whsec_/)
+    expect(other.stdout).not.toBe(printed.stdout)
 
     const proc = await listening(sandbox.ready.base_url, ['--forward-to', receiver.url])
     expect(proc.stderr()).toContain(`Forwarding to ${receiver.url}, signed with ${receiver.secret}`)
@@ -111,6 +126,21 @@ describe('wallet-sandbox listen', () => {
     expect(proc.stdout()).toContain(`[200] POST ${receiver.url} ${logged[99]!.id}\n`)
     await receiver.close()
   }, 60_000)
+
+  it('forwards to a URL typed without a scheme as http, and refuses one it cannot take, naming what was typed', async () => {
+    const sandbox = await startCli(SANDBOX)
+    const receiver = await createWebhookReceiver()
+    receiver.secret = (await runToExit(['listen', '--print-secret', '--base-url', sandbox.ready.base_url])).stdout.trim()
+    const typed = receiver.url.replace(/^http:\/\//, '')
+    const proc = await listening(sandbox.ready.base_url, ['--forward-to', typed])
+    await runToExit(['trigger', 'payment.created', '--base-url', sandbox.ready.base_url])
+    await linesMatching(proc, /^\[200\] POST /, 1)
+    expect(proc.stdout()).toContain(`[200] POST ${receiver.url} evt_`)
+    expect(receiver.received.map((delivery) => delivery.verified)).toEqual([true])
+    await receiver.close()
+    const refused = await runToExit(['listen', '--forward-to', 'ftp://localhost:3000/webhooks', '--base-url', sandbox.ready.base_url])
+    expect([refused.code, refused.stderr]).toEqual([1, 'wallet-sandbox listen: --forward-to takes an http or https URL such as http://localhost:3000/webhooks, or one without a scheme (localhost:3000/webhooks, http then); got "ftp://localhost:3000/webhooks"\n'])
+  })
 
   it('says how a forward failed, in its own words, and goes on', async () => {
     const sandbox = await startCli(SANDBOX)

@@ -13,8 +13,8 @@ async function tailing(baseUrl: string, args: string[] = []): Promise<CliProcess
   await lineOf(proc, (line) => (line === 'Ready' ? line : undefined))
   return proc
 }
-const api = (base: string, method: string, path: string, body?: object) =>
-  fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${KEY}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body) })
+const api = (base: string, method: string, path: string, body?: object, key = KEY) =>
+  fetch(`${base}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body) })
 const untilLine = (proc: CliProcess, pattern: RegExp) => lineOf(proc, (line) => (pattern.test(line) ? line : undefined))
 
 describe('wallet-sandbox tail', () => {
@@ -45,6 +45,40 @@ describe('wallet-sandbox tail', () => {
     expect(lines[1]).toMatch(/ POST +\/v1\/wallets 400 /)
     expect(lines[2]).toBe('  > {"name":"x","currency":"DOGE","network":"polygon"}')
     expect(JSON.parse(lines[3]!.slice(4)).error.param).toBe('currency')
+  })
+
+  it('with --api-key (or WALLET_SANDBOX_API_KEY), shows only the requests of that key\'s account, a key used by no request yet too', async () => {
+    const sandbox = await startCli(['--clock', 'manual', '--rate-limit', '0'])
+    const mine = 'sk_test_tail_mine_0001'
+    const other = 'sk_test_tail_other_0001'
+    const byFlag = await tailing(sandbox.ready.base_url, ['--api-key', mine])
+    const byVariable = launch(['tail', '--base-url', sandbox.ready.base_url], { env: { WALLET_SANDBOX_API_KEY: mine } })
+    await lineOf(byVariable, (line) => (line === 'Ready' ? line : undefined))
+    const everyone = await tailing(sandbox.ready.base_url)
+    await api(sandbox.ready.url, 'GET', '/wallets?limit=3', undefined, other)
+    await api(sandbox.ready.url, 'GET', '/wallets?limit=4', undefined, mine)
+    await api(sandbox.ready.url, 'GET', '/wallets?limit=5', undefined, KEY)
+    await api(sandbox.ready.url, 'GET', '/wallets?limit=6', undefined, mine)
+    for (const proc of [byFlag, byVariable, everyone]) await untilLine(proc, /limit=6 /)
+    const limits = (proc: CliProcess) => proc.stdout().split('\n').filter((line) => line.includes('/v1/')).map((line) => /limit=(\d)/.exec(line)![1])
+    expect(limits(byFlag)).toEqual(['4', '6'])
+    expect(limits(byVariable)).toEqual(['4', '6'])
+    expect(limits(everyone)).toEqual(['3', '4', '5', '6'])
+  })
+
+  it('with --json, writes each request as one JSON object a line and nothing else on stdout; --method and --path filter', async () => {
+    const sandbox = await startCli(['--clock', 'manual', '--rate-limit', '0'])
+    const proc = launch(['tail', '--base-url', sandbox.ready.base_url, '--json', '--method', 'GET', '--path', '/v1/payments/{id},/v1/wallets'])
+    await lineOf(proc, (line) => (line === 'Ready' ? line : undefined), { stream: 'stderr' })
+    await api(sandbox.ready.url, 'GET', '/wallets')
+    await api(sandbox.ready.url, 'POST', '/wallets', { name: 'x', currency: 'DOGE', network: 'polygon' })
+    await api(sandbox.ready.url, 'GET', '/wallets/wal_missing')
+    await api(sandbox.ready.url, 'GET', '/payments/pay_missing')
+    await lineOf(proc, (line) => (line.includes('pay_missing') ? line : undefined))
+    const entries = proc.stdout().split('\n').filter(Boolean).map((line) => JSON.parse(line) as { method: string; path: string; status: number; id: string; response_body: string })
+    expect(entries.map(({ method, path, status }) => `${method} ${path} ${status}`)).toEqual(['GET /v1/wallets 200', 'GET /v1/payments/pay_missing 404'])
+    expect(entries[1]!.id).toMatch(/^req_/)
+    expect(JSON.parse(entries[1]!.response_body).error.code).toBe('resource_missing')
   })
 
   it('refuses a --status it cannot read', async () => {

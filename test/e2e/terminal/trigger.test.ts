@@ -45,6 +45,16 @@ describe('trigger <type>, for every type of the event catalogue', () => {
 })
 
 describe('trigger, step by step', () => {
+  it.each(['order.expired', 'settlement.refunded'])('%s moves its own account’s clock, never the sandbox’s', async (type) => {
+    const key = await freshKey(manual)
+    const before = await control(manual).clock()
+    const { code, stdout, stderr } = await trigger(manual, [type], key)
+    expect(code, stderr).toBe(0)
+    expect(stdout).toMatch(/^POST \/_sandbox\/clock\/advance \{"ms":\d+,"api_key":"…"\}$/m)
+    expect(await control(manual).clock()).toEqual(before)
+    expect((await control(manual).clock({ api_key: key })).offset_ms).toBeGreaterThan(0)
+  }, 30_000)
+
   it('prints each step: what it created, the calls it made and the events that came of them', async () => {
     const { code, stdout } = await trigger(manual, ['payment.failed'], await freshKey(manual))
     expect(code).toBe(0)

@@ -72,6 +72,17 @@ describe('expectRequest and expectNoRequest', () => {
     expect((await waiting).map((request) => request.path)).toEqual(['/v1/payouts'])
   })
 
+  it('on an account handle, assert on that account alone', async () => {
+    const account = await sandbox.newAccount()
+    await get('/wallets?limit=4', account.apiKey)
+    await get('/wallets?limit=5', sandbox.apiKey)
+    expect((await account.expectRequest({ path: '/v1/wallets' })).map((request) => request.query)).toEqual(['limit=4'])
+    await account.expectNoRequest({ query: { limit: '5' } })
+    const error = await account.expectRequest({ path: '/v1/wallets', count: 2 }).catch((thrown: unknown) => thrown)
+    expect(error).toBeInstanceOf(RequestExpectationError)
+    expect((error as Error).message).toContain(`from the account of sk_test_…${account.apiKey.slice(-4)}; 1 matched.`)
+  })
+
   it('throw a SandboxControlError naming the field of a bad expectation', async () => {
     const error = await sandbox.expectRequest({ path: 'payments' }).catch((thrown: unknown) => thrown)
     expect(error).toBeInstanceOf(SandboxControlError)

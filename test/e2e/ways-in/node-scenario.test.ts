@@ -15,7 +15,8 @@ afterAll(() => sandbox.close())
 
 /** A fresh account: a new key on a freshly seeded account, and its first USDC wallet on polygon. */
 async function newAccount() {
-  const { key } = await sandbox.control.createKey()
+  const handle = await sandbox.newAccount()
+  const key = handle.apiKey
   // The API's answers, read as a test reads them.
   const api = async (method: string, path: string, body?: object): Promise<any> => {
     const res = await fetch(`${sandbox.url}${path}`, { method, headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' }, body: body && JSON.stringify(body) })
@@ -24,7 +25,7 @@ async function newAccount() {
     return json.data
   }
   const [wallet] = await api('GET', '/wallets?currency=USDC&network=polygon')
-  return { key, api, wallet }
+  return { key, api, wallet, handle }
 }
 
 const pay = (account: Awaited<ReturnType<typeof newAccount>>, amount = '10.00') =>
@@ -47,16 +48,20 @@ describe('the shared scenario, in Node', () => {
     await receiver.close()
   })
 
-  it('advances the clock, and snapshots and restores the state', async () => {
+  it('advances its account’s clock, and snapshots and restores its account, while another account goes on', async () => {
     const account = await newAccount()
-    const before = await sandbox.control.clock()
-    const after = await sandbox.control.advanceClock(60_000)
+    const other = await newAccount()
+    const before = await account.handle.clock()
+    const after = await account.handle.advanceClock(60_000)
     expect(Date.parse(after.now) - Date.parse(before.now)).toBe(60_000)
+    expect((await sandbox.control.clock()).now).toBe(before.now)
 
-    const snapshot = await sandbox.control.snapshot()
+    const snapshot = await account.handle.snapshot()
     const payment = await pay(account)
-    await sandbox.control.restore(snapshot)
+    const theirs = await pay(other)
+    await account.handle.restore(snapshot)
     await expect(account.api('GET', `/payments/${payment.id}`)).rejects.toThrow(/404/)
+    expect(await other.api('GET', `/payments/${theirs.id}`)).toMatchObject({ id: theirs.id })
   })
 
   it('runs in parallel on isolated accounts: each sees only its own events', async () => {

@@ -34,9 +34,10 @@ describe('--ready-json', () => {
     expect(ready.port).toBeGreaterThan(0)
     const health = await fetch(`${ready.base_url}/_sandbox/health`)
     expect(health.headers.get('wallet-sandbox-version')).toBe(VERSION)
-    // The request log follows the ready line; the banner is left out.
-    const logged = await lineOf(proc, (line) => (line.includes('/_sandbox/health') ? line : undefined))
-    expect(JSON.parse(logged)).toMatchObject({ message: 'request', path: '/_sandbox/health', status: 200 })
+    await fetch(`${ready.url}/wallets`, { headers: { authorization: `Bearer ${ready.api_key}` } })
+    // The request log follows the ready line (the API's requests: the control API's are left out); the banner is left out.
+    const logged = await lineOf(proc, (line) => (line.includes('"message":"request"') ? line : undefined))
+    expect(JSON.parse(logged)).toMatchObject({ message: 'request', path: '/v1/wallets', status: 200 })
     expect(proc.stdout()).not.toContain('listening on')
   })
 
@@ -81,10 +82,12 @@ describe('wallet-sandbox exec', () => {
   it('passes the control token on, and keeps the sandbox log off the command\'s stdout', async () => {
     const script = `
       fetch(process.env.WALLET_SANDBOX_BASE_URL + '/_sandbox/clock', { headers: { authorization: 'Bearer ' + process.env.WALLET_SANDBOX_CONTROL_TOKEN } })
-        .then((res) => console.log('clock', res.status))`
+        .then((res) => console.log('clock', res.status))
+        .then(() => fetch(process.env.WALLET_SANDBOX_URL + '/wallets', { headers: { authorization: 'Bearer ' + process.env.WALLET_SANDBOX_API_KEY } }))`
     const { code, stdout, stderr } = await runToExit(['exec', '--no-quiet', '--log-format', 'json', '--control-token', 'tok', '--', ...node(script)])
     expect({ code, stdout }).toEqual({ code: 0, stdout: 'clock 200\n' })
-    expect(stderr).toContain('"path":"/_sandbox/clock"')
+    expect(stderr).toContain('"path":"/v1/wallets"')
+    expect(stderr).not.toContain('"path":"/_sandbox/clock"')
   })
 
   it('exits 128 + n when the command dies of signal n', async () => {

@@ -5,7 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from . import transport
-from .control import ControlClient
+from .control import ControlClient, SandboxClock
+from .durations import Duration, whole_milliseconds
 from .events import Event, EventPage, EventTypes
 
 
@@ -14,7 +15,8 @@ class SandboxAccount:
     One account, made for one test: ``POST /_sandbox/keys`` gives a new ``sk_test_`` key on a
     freshly seeded account, which no other test uses. ``url`` and ``api_key`` are what an API client
     takes; ``get``/``post``/``request`` call ``/v1`` with the key and return the answer's ``data``.
-    The clock, snapshot and restore are the whole sandbox's, not the account's.
+    Its clock, snapshot, restore and reset are the account's own: tests beside it, in other threads,
+    xdist workers or processes sharing the sandbox, go on as they were.
     """
 
     def __init__(self, control: ControlClient, url: str, key: dict[str, Any]) -> None:
@@ -69,14 +71,42 @@ class SandboxAccount:
     def deposit(self, wallet_id: str, amount: str) -> dict[str, Any]:
         return self.sandbox.deposit(wallet_id, amount)
 
-    def advance_clock(self, ms: int) -> dict[str, Any]:
-        return self.sandbox.advance_clock(ms)
+    # This account's time and state.
+
+    def clock(self) -> SandboxClock:
+        """This account's clock: the sandbox's time plus the account's own offset (``offset_ms``)."""
+        return self.sandbox.clock(api_key=self.api_key)
+
+    def advance_clock(self, by: Duration | None = None, /, *, seconds: float | None = None, ms: float | None = None) -> SandboxClock:
+        """
+        Moves this account's clock alone, running what falls due of it in time order: settlement,
+        webhook retries, idempotency and quote expiry, order fills. ``advance_clock(seconds=31)``,
+        ``advance_clock(timedelta(hours=1))``, ``advance_clock(ms=500)``.
+        """
+        millis = whole_milliseconds(by, seconds, ms, caller="advance_clock")
+        return self.sandbox.advance_clock(ms=millis, api_key=self.api_key)
 
     def snapshot(self) -> dict[str, Any]:
-        return self.sandbox.snapshot()
+        """This account's whole state (its ``account_id`` set), for ``restore``."""
+        return self.sandbox.snapshot(api_key=self.api_key)
 
-    def restore(self, snapshot: dict[str, Any]) -> Any:
-        return self.sandbox.restore(snapshot)
+    def restore(self, snapshot: dict[str, Any]) -> dict[str, Any]:
+        """Puts this account back as ``snapshot`` has it, its clock included; other accounts stay as they are."""
+        owner = snapshot.get("account_id")
+        if owner != self.account_id:
+            whose = "a whole sandbox's (wallet_sandbox.restore() takes it)" if owner is None else f"account {owner}'s"
+            raise ValueError(f"restore() of account {self.account_id} takes a snapshot of that account (its snapshot()); this one is {whose}.")
+        restored = self.sandbox.restore(snapshot)
+        self._wallets = None  # The snapshot's, read again on next use.
+        return restored
+
+    def reset(self) -> dict[str, Any]:
+        """Back to freshly seeded wallets (new ids), on the sandbox clock, without rules of its own; its key stays valid."""
+        reset = self.sandbox.reset(api_key=self.api_key)
+        self._wallets = None
+        return reset
+
+    # Its events.
 
     def events(self, type: EventTypes = None, object_id: str | None = None, after: str | None = None, limit: int | None = None) -> EventPage:
         """This account's events, oldest first (one page: ``{"data", "has_more", "dropped", "resets"}``)."""
@@ -84,4 +114,10 @@ class SandboxAccount:
 
     def wait_for_event(self, type: EventTypes = None, object_id: str | None = None, timeout: float = 5.0) -> Event:
         """This account's first event of ``type`` about ``object_id``, logged or to come (see ControlClient)."""
+        __tracebackhide__ = True
         return self.sandbox.wait_for_event(api_key=self.api_key, type=type, object_id=object_id, timeout=timeout)
+
+    async def wait_for_event_async(self, type: EventTypes = None, object_id: str | None = None, timeout: float = 5.0) -> Event:
+        """``await`` it in a test on an event loop (pytest-asyncio): as ``wait_for_event``, and the loop goes on meanwhile."""
+        __tracebackhide__ = True
+        return await self.sandbox.wait_for_event_async(api_key=self.api_key, type=type, object_id=object_id, timeout=timeout)

@@ -28,17 +28,30 @@ class SandboxVersionError(RuntimeError):
 
 class SandboxApiError(Exception):
     """
-    An answer other than 2xx. ``status``, the sandbox's error ``code`` (``resource_missing``…) and
-    the parsed ``body`` are kept; the message is the method, the URL and the sandbox's own words.
+    An answer other than 2xx. ``status``, the sandbox's error ``code`` (``resource_missing``…), the
+    ``request_id`` (to find the request in the sandbox's log: ``wallet-sandbox tail``, the dashboard)
+    and the parsed ``body`` are kept; the message is the method, the URL and the sandbox's own words.
     """
 
-    def __init__(self, method: str, url: str, status: int, body: Any) -> None:
+    def __init__(self, method: str, url: str, status: int, body: Any, request_id: str | None = None) -> None:
         error = body.get("error") if isinstance(body, dict) else None
         self.status = status
         self.code: str | None = error.get("code") if isinstance(error, dict) else None
+        # The body's, as the API's error envelope has it; the X-Request-Id header's otherwise.
+        self.request_id: str | None = (body.get("request_id") if isinstance(body, dict) else None) or request_id
         self.body = body
         said = error.get("message") if isinstance(error, dict) else body
-        super().__init__(f"{method} {url} answered {status}{f' {self.code}' if self.code else ''}: {said}")
+        request = f" ({self.request_id})" if self.request_id else ""
+        super().__init__(f"{method} {url} answered {status}{f' {self.code}' if self.code else ''}: {said}{request}")
+
+
+class SharedSandboxWarning(UserWarning):
+    """
+    A sandbox-wide clock advance, snapshot, restore or reset on a sandbox this process did not
+    start (``wallet-sandbox exec``, ``WALLET_SANDBOX_BASE_URL``): it reaches every test that shares
+    the sandbox. Given once per process; ``-W error::wallet_sandbox.SharedSandboxWarning`` makes it
+    an error.
+    """
 
 
 def check_version(version: str | None, where: str) -> None:

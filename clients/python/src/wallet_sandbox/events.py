@@ -1,15 +1,24 @@
-"""Awaiting an event through ``GET /_sandbox/events``: long polls until the first match."""
+"""
+Awaiting an event through ``GET /_sandbox/events``: long polls until the first match. The wait is
+written once, as the requests it makes (``waiting``), and run blocking (``run``) or awaited
+(``run_async``), so a test on an event loop waits without stopping the loop.
+"""
 
 from __future__ import annotations
 
 import math
 import time
-from typing import Any, Callable, Sequence, Union
+from typing import Any, Awaitable, Callable, Generator, Sequence, TypeVar, Union
 
 Event = dict[str, Any]
 EventPage = dict[str, Any]
 #: ``type`` of a filter: one event type, ``resource.*``, ``*``, or several of them.
 EventTypes = Union[str, Sequence[str], None]
+#: The parameters of one request of the events route.
+Query = dict[str, Any]
+#: A wait: it yields the query of each request, is sent its page, and returns what it waited for.
+Steps = Generator[Query, EventPage, Event]
+R = TypeVar("R")
 
 #: The longest wait one request of the events route takes; a longer wait is several.
 LONGEST_POLL_MS = 30_000
@@ -29,36 +38,56 @@ def type_filter(types: EventTypes) -> str | None:
     return types if types is None or isinstance(types, str) else ",".join(types)
 
 
-def wait_for_event(read: Callable[..., EventPage], whose: dict[str, str], types: EventTypes, object_id: str | None, timeout: float) -> Event:
+def waiting(whose: dict[str, str], types: EventTypes, object_id: str | None, timeout: float) -> Steps:
     """
     The first event of the account ``whose`` names (``api_key`` or ``account_id``), already logged
     or still to come, of ``types`` and about ``object_id``. A poll without ``after`` answers at once
-    with a match already logged, so nothing that happened before the call is missed.
+    with a match already logged, so nothing that happened before the wait began is missed. After
+    ``timeout`` seconds, EventWaitTimeout with the account's last events.
     """
     deadline = time.monotonic() + timeout
     while True:
         left_ms = max(0, math.ceil((deadline - time.monotonic()) * 1000))
-        page = read(**whose, type=type_filter(types), object_id=object_id, limit=1, wait=min(left_ms, LONGEST_POLL_MS))
+        page = yield {**whose, "type": type_filter(types), "object_id": object_id, "limit": 1, "wait": min(left_ms, LONGEST_POLL_MS)}
         if page["data"]:
             first: Event = page["data"][0]
             return first
         if left_ms == 0 or time.monotonic() >= deadline:
             break
-    seen = last_events(read, whose)
-    raise EventWaitTimeout(describe_timeout(whose, types, object_id, timeout, seen), seen)
-
-
-def last_events(read: Callable[..., EventPage], whose: dict[str, str]) -> list[Event]:
-    """The account's newest events (a few pages at most: enough to say what happened instead)."""
-    events: list[Event] = []
+    # What arrived instead: the newest events, a few pages at most.
+    seen: list[Event] = []
     after = None
     for _ in range(5):
-        page = read(**whose, after=after, limit=100)
-        events = (events + page["data"])[-SHOWN:]
+        page = yield {**whose, "after": after, "limit": 100}
+        seen = (seen + page["data"])[-SHOWN:]
         if not page["has_more"] or not page["data"]:
             break
         after = page["data"][-1]["id"]
-    return events
+    raise EventWaitTimeout(describe_timeout(whose, types, object_id, timeout, seen), seen)
+
+
+def run(steps: Generator[Query, EventPage, R], read: Callable[[Query], EventPage]) -> R:
+    """The steps' result, each request made with ``read``."""
+    __tracebackhide__ = True
+    try:
+        query = next(steps)
+        while True:
+            query = steps.send(read(query))
+    except StopIteration as done:
+        result: R = done.value
+        return result
+
+
+async def run_async(steps: Generator[Query, EventPage, R], read: Callable[[Query], Awaitable[EventPage]]) -> R:
+    """As ``run``, each request awaited."""
+    __tracebackhide__ = True
+    try:
+        query = next(steps)
+        while True:
+            query = steps.send(await read(query))
+    except StopIteration as done:
+        result: R = done.value
+        return result
 
 
 def describe(event: Event) -> str:

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import json
 import threading
 import time
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
-from typing import Any
+from typing import Any, Callable
 
 from .events import Event, EventTypes, describe
 from .webhooks import verification_error
@@ -35,6 +37,8 @@ class WebhookReceiver:
         self.secret = secret
         self.received: list[Delivery] = []
         self._changed = threading.Condition()
+        # The awaiting waits: each wakes its event loop (wait_for_async).
+        self._wakers: list[Callable[[], None]] = []
         self._server = ThreadingHTTPServer((host, port), _handler(self))
         self._server.daemon_threads = True
         shown = "127.0.0.1" if host in ("", "0.0.0.0") else host
@@ -59,16 +63,51 @@ class WebhookReceiver:
         several, ``payment.*`` or ``*``) about ``object_id``. After ``timeout`` seconds an
         AssertionError says what it waited for and what arrived instead.
         """
+        __tracebackhide__ = True
         deadline = time.monotonic() + timeout
         with self._changed:
-            while True:
-                for delivery in self.received:
-                    if delivery.verified and delivery.event is not None and matches(delivery.event, type, object_id):
-                        return delivery.event
+            while (event := self._first(type, object_id)) is None:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     raise AssertionError(self._describe_timeout(type, object_id, timeout))
                 self._changed.wait(left)
+        return event
+
+    async def wait_for_async(self, type: EventTypes = None, object_id: str | None = None, timeout: float = 5.0) -> Event:
+        """``await`` it in a test on an event loop (pytest-asyncio): as ``wait_for``, and the loop goes on meanwhile."""
+        __tracebackhide__ = True
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        arrived = asyncio.Event()
+
+        def wake() -> None:  # On the server's thread, after each delivery.
+            with contextlib.suppress(RuntimeError):  # The loop is closed: nobody waits any more.
+                loop.call_soon_threadsafe(arrived.set)
+
+        with self._changed:
+            self._wakers.append(wake)
+        try:
+            while True:
+                arrived.clear()  # Before looking: a delivery after the look sets it again.
+                with self._changed:
+                    event = self._first(type, object_id)
+                if event is not None:
+                    return event
+                left = deadline - loop.time()
+                if left <= 0:
+                    raise AssertionError(self._describe_timeout(type, object_id, timeout))
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(arrived.wait(), left)
+        finally:
+            with self._changed:
+                self._wakers.remove(wake)
+
+    def _first(self, types: EventTypes, object_id: str | None) -> Event | None:
+        """The first verified delivery's event that matches (the caller holds ``_changed``)."""
+        for delivery in self.received:
+            if delivery.verified and delivery.event is not None and matches(delivery.event, types, object_id):
+                return delivery.event
+        return None
 
     def _receive(self, body: bytes, headers: dict[str, str]) -> tuple[int, str]:
         if self.secret is None:
@@ -78,6 +117,8 @@ class WebhookReceiver:
         with self._changed:
             self.received.append(Delivery(_parse(body), body, headers, error is None, error))
             self._changed.notify_all()
+            for wake in self._wakers:
+                wake()
         return (200, "ok") if error is None else (400, error)
 
     def _describe_timeout(self, types: EventTypes, object_id: str | None, timeout: float) -> str:

@@ -11,6 +11,10 @@ Stopping: the stop command first (``docker stop NAME`` for a container), then SI
 then SIGKILL after the grace period. The supervisor is the children's subreaper where Linux offers
 it, so it also waits for a grandchild (``npx`` starts the CLI as one) and exits only once every
 process it started is gone. Its exit code is the command's (128 + n when signal n ended it).
+
+The supervisor itself may be killed (SIGKILL stops it before it can stop anything): on Linux the
+command gets SIGTERM from the kernel then (PR_SET_PDEATHSIG), and passes it on as it does any
+SIGTERM (the CLI flushes and exits; npx and ``docker run`` forward it).
 """
 
 from __future__ import annotations
@@ -24,17 +28,47 @@ import signal
 import subprocess
 import sys
 import time
+from typing import Callable
 
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
+
+
+def prctl() -> Callable[..., int] | None:
+    """Linux's prctl(2), or None elsewhere."""
+    try:
+        call: Callable[..., int] = ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+    return call
 
 
 def become_subreaper() -> None:
     """Orphaned descendants come to this process instead of init, so it can wait for them."""
-    try:
-        ctypes.CDLL(None, use_errno=True).prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
-    except (OSError, AttributeError):
-        pass  # Not Linux: only the direct child is waited for.
+    call = prctl()
+    if call is not None:
+        call(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+    # Not Linux: only the direct child is waited for.
+
+
+def ended_with(supervisor: int) -> Callable[[], None] | None:
+    """
+    Run in the command's process before it execs (``preexec_fn``): SIGTERM for it when the
+    supervisor is gone, whatever ended the supervisor. None where there is no prctl.
+    """
+    call = prctl()
+    if call is None:
+        return None
+
+    def arrange() -> None:
+        # The supervisor's own handler would swallow a SIGTERM that came before the exec.
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
+        call(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
+        if os.getppid() != supervisor:  # It died before the line above.
+            os.kill(os.getpid(), signal.SIGTERM)
+
+    return arrange
 
 
 def exit_code(status: int) -> int:
@@ -83,7 +117,7 @@ def supervise(command: list[str], grace: float, stop_command: list[str] | None) 
     become_subreaper()
     group = Group()
     try:
-        child = subprocess.Popen(command, stdin=subprocess.DEVNULL)
+        child = subprocess.Popen(command, stdin=subprocess.DEVNULL, preexec_fn=ended_with(os.getpid()))
     except OSError as error:
         sys.stderr.write(f"cannot run {command[0]}: {error.strerror}\n")
         return 127 if isinstance(error, FileNotFoundError) else 126

@@ -1,8 +1,12 @@
 # frozen_string_literal: true
 
+require_relative "duration"
+
 module WalletSandbox
   # An account of its own on a sandbox: a key on a freshly seeded account that no other test uses,
-  # with its wallets, events and webhooks. Requests go to /v1 with that key.
+  # with its wallets, events and webhooks, and its own clock and state. Requests go to /v1 with that
+  # key; its clock, snapshot, restore and reset touch this account alone, so tests that share a
+  # sandbox (threads, or processes under `wallet-sandbox exec`) never move each other's time or state.
   class Account
     attr_reader :sandbox, :api_key, :account_id
 
@@ -30,5 +34,36 @@ module WalletSandbox
     def events(**filter) = @sandbox.events(api_key: @api_key, **filter)
 
     def wait_for_event(type = nil, **options) = @sandbox.wait_for_event(type, api_key: @api_key, **options)
+
+    # This account's clock, the sandbox clock plus its own offset: `{"mode", "now", "offset_ms", "account_id"}`.
+    def clock = @sandbox.clock(api_key: @api_key)
+
+    # Moves this account's clock alone and runs what falls due of it in time order: its payments
+    # settle, its deliveries retry, its quotes and orders expire or fill at the price of its time.
+    # `advance_clock(seconds: 30)`, `advance_clock(ms: 1500)`, `advance_clock(hours: 1)`, or
+    # `advance_clock(1.hour)` with ActiveSupport. Answers its clock.
+    def advance_clock(duration = nil, **units)
+      @sandbox.advance_clock(Duration.to_ms(duration, **units), api_key: @api_key)
+    end
+
+    # This account's whole state (its keys, wallets, payments, events, rules, clock…), with
+    # `account_id` and `taken_at` set; #restore takes it back.
+    def snapshot = @sandbox.snapshot(api_key: @api_key)
+
+    # Puts this account back as `snapshot` (one of this account's own) found it, its clock back at
+    # its `taken_at`; every other account and the sandbox clock stay as they are.
+    def restore(snapshot)
+      theirs = snapshot.is_a?(Hash) ? snapshot["account_id"] : nil
+      unless theirs == @account_id
+        whose = theirs ? "account #{theirs}'s" : "not an account's (a whole sandbox's, from wallet_sandbox.snapshot?)"
+        raise ArgumentError, "restore of account #{@account_id} takes a snapshot of that account (its #snapshot); this one is #{whose}"
+      end
+      @sandbox.restore(snapshot)
+    end
+
+    # Back to the fixtures, on the sandbox clock, without rules of its own; its keys stay valid.
+    def reset = @sandbox.reset(api_key: @api_key)
+
+    def inspect = "#<#{self.class.name} #{@account_id} #{@api_key} on #{@sandbox.base_url}>"
   end
 end

@@ -10,6 +10,11 @@ module WalletSandbox
   module CLICommand
     ENV_NAME = "WALLET_SANDBOX_BIN"
     NPX = %w[npx --no-install wallet-sandbox].freeze
+    # What a start of the npx fallback that fails says: npx then asks the npm registry, whose 404 names no fix.
+    NOT_FOUND = "no wallet-sandbox command was found, neither bin: nor #{ENV_NAME} nor node_modules/.bin/wallet-sandbox " \
+                "in the working folder or above it nor one on the PATH, so this ran npx, which cannot fetch it; pass " \
+                "bin: to WalletSandbox.start, config.wallet_sandbox_options or WalletSandbox::Minitest.options, or set " \
+                "#{ENV_NAME}, to the command: node_modules/.bin/wallet-sandbox, or bin/wallet-sandbox.js in a checkout"
 
     module_function
 
@@ -20,6 +25,9 @@ module WalletSandbox
       found = local_bin(dir) || on_path("wallet-sandbox", env["PATH"])
       found ? [found] : NPX.dup
     end
+
+    # What to say when `words` do not start a sandbox: why they were tried, when they are the fallback.
+    def hint_for(words) = words == NPX ? NOT_FOUND : nil
 
     def words_for(path)
       path.end_with?(".js") ? ["node", path] : [path]

@@ -4,14 +4,16 @@ module WalletSandbox
   # Every error this gem raises.
   class Error < StandardError; end
 
-  # The sandbox did not start: the message names the command, how it ended and its last lines.
+  # The sandbox did not start: the message names the command, how it ended and what it wrote (its
+  # first lines and its last, when it wrote many).
   class StartError < Error
-    attr_reader :command, :exit_code, :last_lines
+    attr_reader :command, :exit_code, :first_lines, :last_lines
 
-    def initialize(message, command:, exit_code: nil, last_lines: [])
+    def initialize(message, command:, exit_code: nil, first_lines: [], last_lines: [])
       super(message)
       @command = command
       @exit_code = exit_code
+      @first_lines = first_lines
       @last_lines = last_lines
     end
   end

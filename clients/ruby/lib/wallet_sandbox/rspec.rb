@@ -2,15 +2,28 @@
 
 require "rspec/core"
 require "wallet_sandbox"
+require "wallet_sandbox/run_sandbox"
+require "wallet_sandbox/rspec/have_received_event"
 
 module WalletSandbox
-  # `require "wallet_sandbox/rspec"`: one sandbox for the whole run, started before the suite (with
-  # `config.wallet_sandbox_options`, the keywords of WalletSandbox.start) and stopped after it; each
-  # example gets `wallet_sandbox` and a fresh account of its own, `sandbox_account`.
+  # `require "wallet_sandbox/rspec"`: one sandbox for the whole run, started by the first example
+  # that uses it (with `config.wallet_sandbox_options`, the keywords of WalletSandbox.start), so that
+  # a run of unit specs alone starts none, and stopped after the suite; each example gets
+  # `wallet_sandbox`, a fresh account of its own, `sandbox_account`, and the matcher
+  # `have_received_event`.
   module RSpec
+    @run_sandbox = RunSandbox.new { ::RSpec.configuration.wallet_sandbox_options }
+
+    class << self
+      # The run's sandbox, started on first use (also from a `before(:all)`, or outside examples).
+      def sandbox = @run_sandbox.get
+
+      def stop = @run_sandbox.stop
+    end
+
     # Included in every example group.
     module Helpers
-      def wallet_sandbox = ::RSpec.configuration.wallet_sandbox
+      def wallet_sandbox = WalletSandbox::RSpec.sandbox
 
       # A fresh account for this example (a new key on a freshly seeded account), made on first use.
       def sandbox_account
@@ -22,14 +35,8 @@ end
 
 RSpec.configure do |config|
   config.add_setting :wallet_sandbox_options, default: {}
-  config.add_setting :wallet_sandbox
   config.include WalletSandbox::RSpec::Helpers
+  config.include WalletSandbox::RSpec::Matchers
 
-  config.before(:suite) do
-    config.wallet_sandbox = WalletSandbox.start(**config.wallet_sandbox_options)
-  end
-
-  config.after(:suite) do
-    config.wallet_sandbox&.stop
-  end
+  config.after(:suite) { WalletSandbox::RSpec.stop }
 end

@@ -18,9 +18,10 @@ module WalletSandbox
 
     class << self
       # Starts `command` and waits for its ready line; raises StartError if it exits first or stays
-      # silent for `start_timeout` seconds. `engine` and `container` when the command is `<engine> run`.
-      def start(command, start_timeout:, engine: nil, container: nil)
-        process = new(command, engine: engine, container: container)
+      # silent for `start_timeout` seconds (with `hint`, if given, after how it ended). `engine` and
+      # `container` when the command is `<engine> run`.
+      def start(command, start_timeout:, hint: nil, engine: nil, container: nil)
+        process = new(command, hint: hint, engine: engine, container: container)
         process.await_ready(start_timeout)
         process
       end
@@ -36,8 +37,10 @@ module WalletSandbox
 
     attr_reader :command, :tail, :ready, :owner, :supervisor_pid
 
-    def initialize(command, engine: nil, container: nil)
+    # `hint`: what a failed start's message says after how the command ended.
+    def initialize(command, hint: nil, engine: nil, container: nil)
       @command = command
+      @hint = hint
       @engine = engine
       @container = container
       @tail = OutputTail.new
@@ -139,15 +142,27 @@ module WalletSandbox
 
     def fail_start(how, code = nil)
       stop
-      lines = @tail.lines
-      raise StartError.new(start_message(how, code, lines), command: @command, exit_code: code, last_lines: lines)
+      first, left_out, last = @tail.excerpt
+      message = start_message(how, code, first, left_out, last)
+      raise StartError.new(message, command: @command, exit_code: code, first_lines: (first + last).first(OutputTail::HEAD),
+                                    last_lines: last)
     end
 
-    def start_message(how, code, lines)
-      hint = code == 127 ? " (127: not found; pass bin: or set WALLET_SANDBOX_BIN to the wallet-sandbox command)" : ""
-      shown = lines.empty? ? "It wrote nothing." : "Its last lines:\n#{lines.map { |line| "  #{line}" }.join("\n")}"
-      "wallet-sandbox did not start: `#{description}` #{how}#{hint}. #{shown}"
+    def start_message(how, code, first, left_out, last)
+      hint = code == 127 ? "127: not found; pass bin: or set WALLET_SANDBOX_BIN to the wallet-sandbox command" : @hint
+      "wallet-sandbox did not start: `#{description}` #{how}#{hint && " (#{hint})"}. #{what_it_wrote(first, left_out, last)}"
     end
+
+    # All of it when it was short; else its first lines (where a mistyped flag is named) and its last.
+    def what_it_wrote(first, left_out, last)
+      return "It wrote nothing." if last.empty?
+      return "It wrote:\n#{indent(last)}" if first.empty?
+
+      gap = left_out.zero? ? [] : ["[#{left_out} lines left out]"]
+      "Its first #{first.size} and last #{last.size} lines:\n#{indent(first + gap + last)}"
+    end
+
+    def indent(lines) = lines.map { |line| "  #{line}" }.join("\n")
 
     def signal(name)
       Process.kill(name, -@supervisor_pid)
