@@ -82,7 +82,7 @@ export const RequestExpectationSchema = z
     account_id: z.string().min(1).optional(),
     method: MethodSchema.optional(),
     path: PathPatternSchema.optional(),
-    query: z.record(z.string().min(1).max(200), z.string().max(2000, { error: 'query values are at most 2,000 characters' })).optional()
+    query: z.record(z.string().min(1, { error: 'query parameter names must not be empty' }).max(200, { error: 'query parameter names are at most 200 characters' }), z.string().max(2000, { error: 'query values are at most 2,000 characters' })).optional()
       .meta({ description: 'Query parameters the request had, each with this value.' }),
     headers: z.record(HeaderNameSchema, z.union([z.string().max(8192), z.boolean()], { error: 'a header is expected as a string (its value), true (present) or false (absent)' })).optional()
       .meta({ description: 'Each header equal to this value, present (true) or absent (false); names without regard to case.' }),

@@ -214,4 +214,15 @@ describe('POST /_sandbox/requests/expect refuses a bad expectation', () => {
     await sb.api.get('/v1/wallets').set(sb.auth()).expect(200)
     expect((await expectation(body, status)).error).toMatchObject({ code, param })
   })
+
+  it.each([
+    [{ ...own, within_ms: 31_000 }, 'within_ms must be at most 30,000.'],
+    [{ ...own, count: -1 }, 'count must be at least 0.'],
+    [{ ...own, query: { '': 'x' } }, 'query parameter names must not be empty.'],
+    [{ ...own, path: `/${'a'.repeat(2048)}` }, 'path must be at most 2,048 characters long.'],
+  ])('%o says what it allows: %s', async (body, message) => {
+    sb = await startTestSandbox()
+    await sb.api.get('/v1/wallets').set(sb.auth()).expect(200)
+    expect((await expectation(body, 400)).error.message).toBe(message)
+  })
 })
