@@ -32,7 +32,8 @@ class ControlClient(RequestExpectations):
     Calls of the control API; each returns the answer's ``data``, or raises SandboxApiError with
     the sandbox's error. The control token, when the sandbox has one, goes with every call. The
     clock, snapshots and resets are one account's with ``api_key=`` (or ``account_id=``), and the
-    whole sandbox's without: every account in it, whichever test made it.
+    whole sandbox's without: every account in it, whichever test made it. ``expect_request`` and
+    ``expect_no_request`` (RequestExpectations) assert on what an account sent.
     """
 
     def __init__(self, base_url: str, control_token: str | None = None) -> None:
