@@ -15,6 +15,7 @@ import pytest
 
 from support import CLIENT, REPO, pay
 from wallet_sandbox import RequestExpectationError, Sandbox, SandboxAccount, SandboxApiError
+from wallet_sandbox.expectations import within_ms
 
 EXAMPLE = CLIENT / "examples" / "payments_sent.py"
 NEAR_MISS = 'body.amount: expected "10.00", got "10"'
@@ -104,6 +105,14 @@ def test_a_bad_expectation_is_the_sandboxs_400_naming_the_field(sandbox_account:
     assert not isinstance(refused.value, AssertionError)  # a mistake in the test, not a failed expectation
     if message:
         assert str(refused.value).endswith(f"answered 400 parameter_invalid: {message} ({refused.value.request_id})")
+
+
+@pytest.mark.parametrize(
+    ("within", "millis"),
+    [(None, 0), (0, 0), (0.7, 700), (10, 10_000), (30, 30_000), (timedelta(milliseconds=250), 250), (timedelta(microseconds=1), 1)],
+)
+def test_within_is_a_timedelta_or_seconds_sent_as_whole_milliseconds(within: timedelta | float | None, millis: int) -> None:
+    assert within_ms(within, "expect_request") == millis
 
 
 def test_a_bad_window_or_keyword_is_refused_before_anything_is_asked(wallet_sandbox: Sandbox, sandbox_account: SandboxAccount) -> None:

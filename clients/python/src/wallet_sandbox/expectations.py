@@ -88,8 +88,8 @@ def within_ms(within: Within, caller: str) -> int:
         return 0
     if isinstance(within, bool) or not isinstance(within, (timedelta, int, float)):
         raise TypeError(f"{caller}(within=…) takes a timedelta or seconds, not {type(within).__name__}: {within!r}")
-    seconds = within.total_seconds() if isinstance(within, timedelta) else within
-    millis = math.ceil(seconds * 1000)
+    # As a timedelta, microseconds are whole: 0.7 s is 700 ms, where 0.7 * 1000 is 700.0000000000001.
+    millis = math.ceil((within if isinstance(within, timedelta) else timedelta(seconds=within)) / timedelta(milliseconds=1))
     if not 0 <= millis <= LONGEST_POLL_MS:
         raise ValueError(f"{caller}(within={within!r}): the sandbox waits from 0 to {LONGEST_POLL_MS // 1000} s for requests")
     return millis
