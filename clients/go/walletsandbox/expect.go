@@ -177,7 +177,7 @@ func (a *Account) RequireNoRequest(t testing.TB, e RequestExpectation) {
 type refusedExpectation struct{ err *APIError }
 
 func (r *refusedExpectation) Error() string {
-	return fmt.Sprintf("walletsandbox: the sandbox refuses the expectation's %s (%s %s): %s", expectationField(r.err.Param), r.err.Code, r.err.Param, r.err.Message)
+	return fmt.Sprintf("walletsandbox: the expectation's %s is refused: %s (%d %s, param %s)", expectationField(r.err.Param), r.err.Message, r.err.StatusCode, r.err.Code, r.err.Param)
 }
 
 func (r *refusedExpectation) Unwrap() error { return r.err }
