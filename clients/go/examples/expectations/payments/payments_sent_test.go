@@ -57,7 +57,10 @@ func TestMain(m *testing.M) {
 	}
 	sandbox = sb
 	code := m.Run()
-	sb.Close()
+	if err := sb.Close(); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		code = 1
+	}
 	os.Exit(code)
 }
 
