@@ -128,3 +128,40 @@ func plural(n int, one, many string) string {
 	}
 	return many
 }
+
+// refusedExpectation is a 400 of the expect route, said with the field of RequestExpectation that
+// the sandbox refused; errors.As finds the *APIError.
+type refusedExpectation struct{ err *APIError }
+
+func (r *refusedExpectation) Error() string {
+	return fmt.Sprintf("walletsandbox: the expectation's %s is refused: %s (%d %s, param %s)", expectationField(r.err.Param), r.err.Message, r.err.StatusCode, r.err.Code, r.err.Param)
+}
+
+func (r *refusedExpectation) Unwrap() error { return r.err }
+
+// expectationField names the field of RequestExpectation that a param of the control API is.
+func expectationField(param string) string {
+	name, key, keyed := strings.Cut(param, ".")
+	switch {
+	case param == "within_ms":
+		return "Within"
+	case name == "query" && keyed:
+		return fmt.Sprintf("Query[%q]", key)
+	case name == "headers" && keyed:
+		return fmt.Sprintf("header %q (Headers, HeadersPresent or HeadersAbsent)", key)
+	case name == "body":
+		return "Body"
+	case param == "":
+		return "expectation"
+	}
+	return strings.ToUpper(param[:1]) + param[1:]
+}
+
+// marshalPattern is the pattern's JSON, as a failure shows it.
+func marshalPattern(p pattern) string {
+	encoded, err := json.Marshal(p)
+	if err != nil {
+		return fmt.Sprintf("%+v", p)
+	}
+	return string(encoded)
+}
