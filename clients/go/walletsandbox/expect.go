@@ -35,7 +35,7 @@ type RequestExpectation struct {
 	// Status is the answer's status code ("201") or class ("4xx").
 	Status string
 	// Count is how many matching requests satisfy the expectation: at least Count (0 is 1), or
-	// exactly Count with Exactly.
+	// exactly Count with Exactly (so Count 0 with Exactly is ExpectNoRequest's: none).
 	Count   int
 	Exactly bool
 	// Within is how long to wait, in real time, for enough matching requests: at most 30 s,
