@@ -39,25 +39,13 @@ module WalletSandbox
           self
         end
 
-        def matches?(account)
-          @account = account
-          account.expect_request(**@expectation)
-          true
-        rescue RequestExpectationError => e
-          @failure = e.message
-          false
-        end
+        def matches?(account) = met? { account.expect_request(**@expectation) }
 
         def does_not_match?(account)
           counts = @expectation.keys & %i[count exactly]
           raise ArgumentError, "not_to have_received_request asserts that none came; it takes no #{counts.join(' or ')}" unless counts.empty?
 
-          @account = account
-          account.expect_no_request(**@expectation)
-          true
-        rescue RequestExpectationError => e
-          @failure = e.message
-          false
+          met? { account.expect_no_request(**@expectation) }
         end
 
         # The near-miss report: what was expected, and the closest requests with what differs.
@@ -72,6 +60,15 @@ module WalletSandbox
         end
 
         private
+
+        # Whether the expectation the block checks was met; the report of why not is kept for RSpec.
+        def met?
+          yield
+          true
+        rescue RequestExpectationError => e
+          @failure = e.message
+          false
+        end
 
         def counted(count, exactly:)
           @expectation = { **@expectation, count: count, exactly: exactly }
