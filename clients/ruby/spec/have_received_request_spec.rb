@@ -71,7 +71,8 @@ Closest requests:
     expect { expect(sandbox_account).not_to have_received_request(method: "POST").twice }
       .to raise_error(ArgumentError, "not_to have_received_request asserts that none came; it takes no count or exactly")
     expect { sandbox_account.expect_request(api_key: wallet_sandbox.api_key) }
-      .to raise_error(ArgumentError, /\Aexpect_request on an account checks that account's requests, without api_key:/)
+      .to raise_error(ArgumentError, "expect_request on an account checks that account's own requests and takes no api_key; " \
+                                     "another account's are wallet_sandbox.expect_request(api_key: …)")
     expect { sandbox_account.expect_request(methd: "POST") }
       .to raise_error(WalletSandbox::APIError, /parameter_invalid: Unknown parameter 'methd'/) { |error| expect(error.param).to eq("methd") }
   end

@@ -37,7 +37,7 @@ module WalletSandbox
 
     # Asserts what the code under test sent with this account's key: Control#expect_request's
     # keywords (`method:`, `path:`, `query:`, `headers:`, `body:`, `status:`, `count:`, `exactly:`,
-    # `within:`) but whose. Answers the matching requests, newest first; raises
+    # `within:`), all but whose. Answers the matching requests, newest first; raises
     # RequestExpectationError, whose message shows the closest requests, otherwise.
     def expect_request(**expectation) = @sandbox.expect_request(**own(expectation, :expect_request))
 
@@ -81,8 +81,8 @@ module WalletSandbox
     def own(expectation, name)
       whose = expectation.keys & %i[api_key account_id]
       unless whose.empty?
-        raise ArgumentError, "#{name} on an account checks that account's requests, without #{whose.join(' or ')}:; " \
-                             "for another account's, wallet_sandbox.#{name}(api_key: …)"
+        raise ArgumentError, "#{name} on an account checks that account's own requests and takes no #{whose.join(' or ')}; " \
+                             "another account's are wallet_sandbox.#{name}(api_key: …)"
       end
       { **expectation, api_key: @api_key }
     end

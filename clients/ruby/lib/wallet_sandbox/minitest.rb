@@ -10,8 +10,8 @@ module WalletSandbox
   # `WalletSandbox::Minitest.options`, the keywords of WalletSandbox.start) and stopped once the run
   # is over; each test gets `wallet_sandbox`, a fresh account of its own, `sandbox_account`, and
   # the assertions assert_received_event, refute_received_event, assert_request_sent and
-  # refute_request_sent. Tests of a `parallelize_me!`
-  # class share the sandbox, each on its own account, with its own clock and state.
+  # refute_request_sent. Tests of a `parallelize_me!` class share the sandbox, each on its own
+  # account, with its own clock and state.
   module Minitest
     @options = {}
     @run_sandbox = RunSandbox.new { options }
