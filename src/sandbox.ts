@@ -8,6 +8,7 @@ import { idsVaryAcrossStarts, seedOf, type Config } from './config.js'
 import { accountControlRoutes } from './api/sandbox/accounts.js'
 import { createFaultRules } from './control/fault-rules.js'
 import { faultControlRoutes } from './api/sandbox/faults.js'
+import { requestControlRoutes } from './api/sandbox/requests.js'
 import { controlRoutes } from './api/sandbox/routes.js'
 import { createSandboxControl, type SandboxControl } from './control/sandbox-control.js'
 import { createAccountClocks } from './control/account-clocks.js'
@@ -161,7 +162,12 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
   const services = createServices({ config, store, clock, publisher, prices, pairs, decideSettlement: createSettlementDecider({ fixtures, screening }) })
   const rules = createOutcomeRules({ store, rngFor: createRngFamily(idSeed, 'outcome-rules') })
   const faultRules = createFaultRules({ store, rngFor: createRngFamily(idSeed, 'fault-rules') })
-  const journal = createRequestJournal()
+  // A request refused before its key was checked (no route, say) still belongs to the account of a key the sandbox knows.
+  const journal = createRequestJournal({
+    limit: config.requestLogLimit,
+    accountOfKey: (authorization) => store.keys.get(/^Bearer +(\S+)\s*$/i.exec(authorization)?.[1] ?? '')?.account_id,
+    offsetOf: (accountId) => clock.offsetMs(accountId),
+  })
   const settlementSteps = createSettlementSteps({ config, clock, store, bus, settlements: services.settlements })
   services.hooks.settlementMoved = settlementSteps.schedule
   const control = createSandboxControl({ store, accounts, clock, bus, rules, screening, faults: faultRules, journal, pins, settlementSteps, clocks, events, deliveries: webhooks })
@@ -184,13 +190,14 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
     logError: (error) => logger.error('Internal error', error),
     onResponse: config.quiet ? undefined : options.requestLog,
     faults,
-    journal,
+    // Off (--request-log-limit 0): not even the listener that would record the request.
+    journal: journal.enabled ? journal : undefined,
   }
   const stream = createStreamServer({ config, clock, store, accounts, bus, model: prices, tradingPairs: () => pairs.all.map((p) => p.pair), nextRequestId: () => `req_${http.requestIds.base62(24)}`, logger }, options.stream)
   const matching = createOrderMatching({ store, clock, bus, orders: services.orders, prices, intervalMs: config.priceInterval })
   const routes: AnyRoute[] = [
     ...priceRoutes(prices), ...quoteRoutes(pairs), ...walletRoutes, ...paymentRoutes, ...payoutRoutes, ...orderRoutes, ...settlementRoutes, ...whitelistRoutes, ...webhookRoutes,
-    ...controlRoutes, ...accountControlRoutes, ...faultControlRoutes, ...snapshotRoutes, ...webhookControlRoutes(webhooks), ...eventControlRoutes(events), ...priceControlRoutes(prices), ...orderControlRoutes, ...settlementControlRoutes,
+    ...controlRoutes, ...accountControlRoutes, ...faultControlRoutes, ...requestControlRoutes, ...snapshotRoutes, ...webhookControlRoutes(webhooks), ...eventControlRoutes(events), ...priceControlRoutes(prices), ...orderControlRoutes, ...settlementControlRoutes,
   ]
   routes.push(openApiRoute(routes))
   const { app, listener } = createApp(deps, http, routes, options.beforeRoutes)
@@ -223,6 +230,7 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
       clock.close()
       webhooks.close()
       events.close()
+      journal.close()
       stopGuard()
       if (server) {
         const closed = new Promise<void>((resolve) => server!.close(() => resolve()))
