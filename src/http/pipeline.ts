@@ -14,6 +14,11 @@ import { parseOrThrow } from '../schemas/validate.js'
 const NO_QUERY = z.strictObject({})
 const NO_PARAMS = z.object({})
 
+function isEmpty(object: object): boolean {
+  for (const _ in object) return false
+  return true
+}
+
 /** What a route needs on every request, worked out once. */
 interface PreparedRoute {
   route: AnyRoute
@@ -174,8 +179,10 @@ class Exchange implements RequestContext {
       const rawBody = body.kind === 'empty' ? {} : body.value
       const { params, query } = this.prepared
       const input = {
-        params: parseOrThrow(params, this.req.params, 'path'),
-        query: parseOrThrow(query, this.req.query, 'query'),
+        // Without path parameters or a query schema, zod would answer `{}` for an empty query and
+        // for any parameters (a plain object drops what it does not name): no parse for those.
+        params: params === NO_PARAMS ? {} : parseOrThrow(params, this.req.params, 'path'),
+        query: query === NO_QUERY && isEmpty(this.req.query) ? {} : parseOrThrow(query, this.req.query, 'query'),
         body: this.prepared.body ? parseOrThrow(this.prepared.body, route.prepareBody ? route.prepareBody(rawBody, this) : rawBody, 'body') : undefined,
       }
       this.validated = true
