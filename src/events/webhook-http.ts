@@ -78,7 +78,9 @@ export function createWebhookTransport(): WebhookTransport {
       const headers = { ...input.headers, 'content-length': String(Buffer.byteLength(input.body)) }
       try {
         const { request, agent } = target.secure ? (https ??= httpsClient()) : http
-        const req = request({ ...target.options, method: 'POST', headers, agent })
+        const { options } = target
+        // The fields node reads, by name: a copy of the whole parsed URL is copied again by the agent.
+        const req = request({ protocol: options.protocol, hostname: options.hostname, port: options.port, path: options.path, auth: options.auth, method: 'POST', headers, agent })
         abort = () => req.destroy()
         inFlight.add(abort)
         req.on('response', (res) => {
