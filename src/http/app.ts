@@ -106,9 +106,11 @@ export function createApp(deps: AppDeps, http: HttpServices, routes: AnyRoute[],
     const request = Object.assign(req, { path, params, query: queryAt === -1 ? {} : parseQuery(target.slice(queryAt + 1)), originalUrl: url }) as unknown as Request
     const response = Object.assign(res, { locals: new Locals() }) as unknown as Response
     runMiddleware(front, request, response, (error) => {
-      // A route object's handler answers every error itself (src/http/exchange.ts).
-      if (error !== undefined) answerError(error, request, response)
-      else handler(request, response, noNext)
+      // A route object's handler answers every error itself (src/http/exchange.ts); one that
+      // returns a promise (a handler made on its route's first request, say) may still reject.
+      if (error !== undefined) return answerError(error, request, response)
+      const pending: unknown = handler(request, response, noNext)
+      if (pending instanceof Promise) pending.catch((thrown: unknown) => answerError(thrown, request, response))
     })
   }
 
