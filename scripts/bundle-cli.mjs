@@ -1,13 +1,14 @@
-// Bundles the command-line entry into one CommonJS file, dist/cli.bundle.cjs, and makes the V8 code
-// cache that ships next to it; bin/wallet-sandbox.js runs the bundle through that cache (see
-// src/code-cache.ts). Why: a cold start was mostly loading code. express's dependencies and zod ship
-// as hundreds of small modules (about 320 ms to a first answer unbundled, 220 ms bundled), and then
-// compiling the bundle was the largest cost left (about 160 ms with the cache, against 150 ms for a
-// minimal express app, on this project's machines). The library entry (dist/public.js) stays plain
-// tsc output.
+// Bundles the command line and the library into one CommonJS file, dist/cli.bundle.cjs, and makes
+// the V8 code cache that ships next to it; bin/wallet-sandbox.js and the library's entries
+// (dist/library.cjs for require(), dist/library.mjs for import, both written here) run the bundle
+// through that cache (see src/code-cache.ts). Why: a cold start was mostly loading code. express's
+// dependencies and zod ship as hundreds of small modules (about 320 ms to a first answer unbundled,
+// 220 ms bundled), and then compiling the bundle was the largest cost left (about 160 ms with the
+// cache, against 150 ms for a minimal express app, on this project's machines). The library's
+// import was tsc output, hundreds of modules, until issue 33: 460 to 590 ms on a quiet machine.
 import { execFileSync } from 'node:child_process'
 import { isAscii } from 'node:buffer'
-import { readdirSync, readFileSync, rmSync } from 'node:fs'
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { en } from '@faker-js/faker'
 import { build } from 'esbuild'
@@ -115,8 +116,16 @@ export const faker = new Faker({ locale: [${JSON.stringify({ metadata: en.metada
   },
 }
 
+/**
+ * The library's exports (src/public.ts), and the command line's `main`, whose modules (commander and
+ * the commands) are evaluated only when it is called: a test suite's import does not pay for them.
+ */
+const ENTRY = `export * from './src/public.ts'
+export const main = async (argv) => (await import('./src/cli/main.ts')).main(argv)
+`
+
 await build({
-  stdin: { contents: "export { main } from './src/cli/main.ts'\n", resolveDir: '.', loader: 'ts', sourcefile: 'cli-entry.ts' },
+  stdin: { contents: ENTRY, resolveDir: '.', loader: 'ts', sourcefile: 'sandbox-entry.ts' },
   bundle: true,
   platform: 'node',
   format: 'cjs',
@@ -135,6 +144,38 @@ await build({
 
 // loadBundle() reads the bundle as latin1 when it is ASCII, which is what esbuild writes by default.
 if (!isAscii(readFileSync(bundleFile))) throw new Error('bundle-cli: the bundle is not ASCII')
+
+// loadBundle() as CommonJS as well, for the library's require() entry (tsc makes dist/code-cache.js, an ES module).
+await build({ entryPoints: ['src/code-cache.ts'], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: `${dist}code-cache.cjs`, logLevel: 'warning' })
+
+/**
+ * The library's entries. require() gets the bundle's exports; import gets the same objects through
+ * the CommonJS one (one module instance, so `instanceof ConfigError` holds whichever way a suite
+ * loaded it), their names listed from the bundle itself. The first startSandbox() writes a code
+ * cache when the shipped one does not fit this Node, as the CLI's first start does.
+ */
+const { main: _cli, ...library } = (await import(pathToFileURL(bundleFile).href)).default
+writeFileSync(`${dist}library.cjs`, `'use strict'
+// The library's entry for require() (package.json "exports"): dist/cli.bundle.cjs through its V8
+// code cache. Written by scripts/bundle-cli.mjs.
+const { loadSandboxBundle } = require('./code-cache.cjs')
+const bundle = loadSandboxBundle(__dirname)
+const { main: _cli, ...library } = bundle.exports
+module.exports = {
+  ...library,
+  async startSandbox(options) {
+    const sandbox = await library.startSandbox(options)
+    bundle.saveCache()
+    return sandbox
+  },
+}
+`)
+writeFileSync(`${dist}library.mjs`, `// The library's entry for import (package.json "exports"): the objects of dist/library.cjs. Written
+// by scripts/bundle-cli.mjs.
+import library from './library.cjs'
+
+export const { ${Object.keys(library).sort().join(', ')} } = library
+`)
 
 // The shipped code cache: start the CLI once through the bundle, as bin/wallet-sandbox.js does, and
 // write the cache once it listens (so it holds the start-up code, not only the top level).
