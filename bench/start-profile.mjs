@@ -4,7 +4,8 @@
 // profiled start is slower than a real one; read the shares, not the milliseconds.
 //
 //   node bench/start-profile.mjs                    # the CLI (bin/wallet-sandbox.js --quiet)
-//   node bench/start-profile.mjs --library          # import { startSandbox } from dist/, then one start
+//   node bench/start-profile.mjs --library          # import { startSandbox } from 'wallet-sandbox', then one start
+//   node bench/start-profile.mjs --bare             # the floor: a bare node:http server
 //   node bench/start-profile.mjs --modules 25       # also the 25 costliest modules' own top level
 //   STARTS=20 node bench/start-profile.mjs          # more starts (default 10)
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
@@ -14,9 +15,11 @@ import { FIXTURE, SANDBOX_BIN, fixed, freePort, printTable, spawnNode, stop, wai
 
 const STARTS = Number(process.env.STARTS ?? 10)
 const library = process.argv.includes('--library')
+const bare = process.argv.includes('--bare')
 const modulesShown = process.argv.includes('--modules') ? Number(process.argv[process.argv.indexOf('--modules') + 1]) : 0
-const script = library ? FIXTURE('library-start.mjs') : SANDBOX_BIN
-const args = library ? [] : ['--quiet']
+const INTERVAL_US = 200
+const script = bare ? FIXTURE('node-http.mjs') : library ? FIXTURE('library-start.mjs') : SANDBOX_BIN
+const args = library || bare ? [] : ['--quiet']
 
 /**
  * The phases, tried in order on each sample's stack (innermost frame first): the first whose test
@@ -24,7 +27,7 @@ const args = library ? [] : ['--quiet']
  * they count for the phase of the sample before them.
  */
 const PHASES = [
-  ['serving the health polls and stopping (left out)', (f) => /^(stop|close|listener|answerClientErrors)$/.test(f.functionName) && isOurs(f)],
+  ['serving the health polls and stopping (left out)', (f) => (/^(stop|close|listener|answerClientErrors)$/.test(f.functionName) && isOurs(f)) || /parserOnIncoming|connectionListener/.test(f.functionName)],
   ['createSandbox: seeding the default account', (f) => /^(ensureDefault|seedAccount)$/.test(f.functionName)],
   ['createSandbox: fixtures and prices', (f) => /^(loadFixtures|readPriceFixture|createPriceModel|createTradingPairs)$/.test(f.functionName)],
   ['createSandbox: routes, app and OpenAPI', (f) => /^(createApp|openApiRoute)$/.test(f.functionName)],
@@ -57,9 +60,9 @@ const isOurs = (frame) => /dist\//.test(frame.url)
 
 async function profiledStart(dir) {
   const port = await freePort()
-  const child = spawnNode(script, ['--port', String(port), ...args], ['--cpu-prof', '--cpu-prof-interval', '200', '--cpu-prof-dir', dir])
+  const child = spawnNode(script, ['--port', String(port), ...args], ['--cpu-prof', '--cpu-prof-interval', String(INTERVAL_US), '--cpu-prof-dir', dir])
   try {
-    await waitUntilAnswering(child, port, '/_sandbox/health', { intervalMs: 2 })
+    await waitUntilAnswering(child, port, bare ? '/' : '/_sandbox/health', { intervalMs: 2 })
   } finally {
     await stop(child)
   }
@@ -71,7 +74,9 @@ function classify(profile, totals, modules) {
   for (const node of profile.nodes) for (const child of node.children ?? []) parents.set(child, node.id)
   let previous = 'node: its own start'
   for (let i = 0; i < profile.samples.length; i++) {
-    const ms = (profile.timeDeltas[i + 1] ?? 0) / 1000
+    // A sample's time is wall-clock time: a process that waited for a core (a busy machine) shows one
+    // sample of many ms. Each counts for at most two sampling intervals.
+    const ms = Math.min(profile.timeDeltas[i + 1] ?? 0, 2 * INTERVAL_US) / 1000
     const leaf = nodes.get(profile.samples[i])
     const name = leaf.callFrame.functionName
     if (name === '(idle)') continue
@@ -98,7 +103,7 @@ try {
   const counted = [...totals].filter(([phase]) => phase !== LEFT_OUT)
   const sum = counted.reduce((total, [, ms]) => total + ms, 0)
   printTable(
-    `Where a ${library ? 'library import and first startSandbox()' : 'CLI cold start'}'s CPU goes (${files.length} profiled starts, node ${process.version}; mean ms per start, profiler on)`,
+    `Where a ${bare ? 'bare node:http server start' : library ? 'library import and first startSandbox()' : 'CLI cold start'}'s CPU goes (${files.length} profiled starts, node ${process.version}; mean ms per start, profiler on)`,
     ['phase', 'ms', 'share'],
     [...counted.sort((a, b) => b[1] - a[1]).map(([phase, ms]) => [phase, fixed(ms / files.length, 1), `${((100 * ms) / sum).toFixed(0)} %`]), ['total (profiled, until the first answer)', fixed(sum / files.length, 1), '100 %']],
   )
