@@ -71,9 +71,13 @@ export const ROUTE_GROUPS: readonly RouteGroup[] = [
     paths: ['POST /v1/webhooks', 'GET /v1/webhooks', 'GET /v1/webhooks/{id}', 'PUT /v1/webhooks/{id}', 'DELETE /v1/webhooks/{id}'],
   },
   {
+    load: async () => (await import('./sandbox/health.js')).healthRoutes,
+    paths: ['GET /_sandbox/health'],
+  },
+  {
     load: async () => (await import('./sandbox/routes.js')).controlRoutes,
     paths: [
-      'GET /_sandbox/health', 'GET /_sandbox/config', 'POST /_sandbox/reset', 'GET /_sandbox/accounts',
+      'GET /_sandbox/config', 'POST /_sandbox/reset', 'GET /_sandbox/accounts',
       'PATCH /_sandbox/accounts/{id}', 'POST /_sandbox/keys', 'GET /_sandbox/clock', 'POST /_sandbox/clock/advance',
       'POST /_sandbox/wallets/{id}/deposit', 'POST /_sandbox/payments/{id}/process', 'POST /_sandbox/payments/{id}/complete',
       'POST /_sandbox/payments/{id}/fail', 'GET /_sandbox/outcomes', 'POST /_sandbox/outcomes', 'DELETE /_sandbox/outcomes',
