@@ -67,6 +67,16 @@ const mimeTypesOnFirstUse = onFirstUse('mime-types', `{
 }`)
 
 /**
+ * express requires qs as it loads, for its "extended" query parser; qs brings side-channel,
+ * object-inspect, get-intrinsic and their helpers (51 modules, 83 KB of the bundle, evaluated at
+ * every start). The sandbox sets the "simple" parser (src/http/app.ts), so express never calls qs.
+ */
+const qsOnFirstUse = onFirstUse('qs', `{
+  parse: (text, options) => load().parse(text, options),
+  stringify: (object, options) => load().stringify(object, options),
+}`)
+
+/**
  * Node's own modules that bundled packages require as they load but use only for what the sandbox
  * never does: ws requires `tls` and `https` for client connections (the stream is a server), and
  * commander `child_process` for subcommands run as executables. Loading them is about 12 ms of a
@@ -131,7 +141,7 @@ await build({
   format: 'cjs',
   target: 'node20',
   outfile: bundleFile,
-  plugins: [bodyParserOnFirstUse, mimeTypesOnFirstUse, fakerPersonNamesOnly, builtinsOnFirstUse],
+  plugins: [bodyParserOnFirstUse, mimeTypesOnFirstUse, qsOnFirstUse, fakerPersonNamesOnly, builtinsOnFirstUse],
   // Names are not minified, so stack traces in the logs stay readable.
   minifyWhitespace: true,
   minifySyntax: true,
