@@ -53,7 +53,8 @@ function moduleOf(frame) {
   const name = frame.functionName
   if (/^(src\/|\.\.\/|node_modules\/|faker-)/.test(name) && /\.(m?[jt]s|cjs|json)$|faker-en-person/.test(name)) return name.replace(/^.*node_modules\//, 'node_modules/')
   const match = /\/(dist\/.*|node_modules\/.*)\.c?js$/.exec(frame.url)
-  if (match && frame.functionName === '' && frame.lineNumber === 0 && !/bundle/.test(match[1])) return match[1].replace(/^dist\//, 'src/').replace(/^.*node_modules\//, 'node_modules/')
+  // The bundle and the entries that load it (the library's, code-cache) are loaders, not modules evaluated.
+  if (match && frame.functionName === '' && frame.lineNumber === 0 && !/bundle|^dist\/(library|code-cache)$/.test(match[1])) return match[1].replace(/^dist\//, 'src/').replace(/^.*node_modules\//, 'node_modules/')
   return undefined
 }
 const isOurs = (frame) => /dist\//.test(frame.url)
