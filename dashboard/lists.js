@@ -5,7 +5,8 @@ import { createPager } from './pager.js'
 import { READS } from './reads.js'
 import { renderOrders, renderPayments, renderPayouts, renderWallets } from './views-money.js'
 import { renderSettlements } from './views-settlements.js'
-import { renderFaults, renderOutcomes, renderRequests } from './views-sandbox.js'
+import { renderFaults, renderOutcomes } from './views-sandbox.js'
+import { renderRequests, wireRequestFilters } from './views-requests.js'
 import { renderDeliveries, renderEndpoints, renderWhitelist } from './views-setup.js'
 
 /** `actions`: the rows' buttons, `{ payments, settlements, deliveries }`; `onPage()` runs after a click on Previous or Next. */
@@ -25,6 +26,10 @@ export function createLists(actions, onPage) {
     requests: renderRequests,
   }
   const pagers = Object.fromEntries(Object.keys(LISTS).map((name) => [name, createPager(name, onPage)]))
+  wireRequestFilters(() => {
+    pagers.requests.rewind()
+    onPage()
+  })
 
   /** One page of a list; read again at the last page when the one shown has gone (fewer rows now). */
   async function readList(name, accountId) {

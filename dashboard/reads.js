@@ -1,7 +1,8 @@
 // Where each list of the page reads one page of its rows, all through the control API. The lists
 // of an account take its id; outcome rules and faults belong to the whole sandbox.
 
-import { controlPage, controlSlice } from './api.js'
+import { controlPage, controlSlice, RequestError } from './api.js'
+import { requestsQuery } from './views-requests.js'
 
 /** Wallets with their balance objects (`available_balance`, `locked_balance`, `total_balance`). */
 async function readWallets(account, page) {
@@ -23,5 +24,15 @@ export const READS = {
   whitelist: (account, page) => controlPage(`/accounts/${account}/whitelisted_addresses`, page),
   outcomes: (_account, page) => controlSlice('/outcomes', page),
   faults: (_account, page) => controlSlice('/faults', page),
-  requests: (account, page) => controlPage(`/requests?account_id=${account}`, page),
+  requests: readRequests,
+}
+
+/** The journal with the view's filters; a filter the route refuses (400), or a journal that keeps nothing (409), is shown in the view. */
+async function readRequests(account, page) {
+  try {
+    return await controlPage(`/requests?${requestsQuery(account)}`, page)
+  } catch (error) {
+    if (error instanceof RequestError && (error.status === 400 || error.status === 409)) return { items: [], total: 0, error: { code: error.code, message: error.message } }
+    throw error
+  }
 }

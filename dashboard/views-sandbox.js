@@ -1,5 +1,5 @@
-// The sandbox's own levers and records: outcome rules, faults (both for every account) and the
-// request journal of the account.
+// The sandbox's own levers: outcome rules and faults, both for every account. (The account's request
+// journal: views-requests.js.)
 
 import { badge, byId, el, fillTable, mono } from './dom.js'
 import { groupThousands } from './format.js'
@@ -43,19 +43,4 @@ export function renderFaults(page) {
     ),
   )
   fillTable(byId('faults'), rows, 'No faults: POST /_sandbox/faults injects one.')
-}
-
-export function renderRequests(page) {
-  const rows = page.items.map((entry) =>
-    el('tr', { dataset: { id: entry.id } },
-      mono(entry.at),
-      el('td', {}, entry.method),
-      mono(entry.query ? `${entry.path}?${entry.query}` : entry.path, { dataset: { field: 'path' } }),
-      el('td', { class: 'num', dataset: { field: 'status' } }, entry.status ?? 'no answer'),
-      el('td', { class: 'num' }, `${Math.round(entry.duration_ms)} ms`),
-      el('td', {}, [entry.fault, entry.replayed && 'replayed'].filter(Boolean).join(', ')),
-      mono(entry.id),
-    ),
-  )
-  fillTable(byId('requests'), rows, 'No /v1 requests from this account yet.')
 }

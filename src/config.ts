@@ -103,6 +103,8 @@ export const ConfigSchema = z.object({
   deliveryLogLimit: integer(1).default(1000),
   /** Per account, the events `GET /_sandbox/events` keeps; older ones are dropped and counted. */
   eventLogLimit: integer(1).default(10_000),
+  /** Per account, the `/v1` requests `GET /_sandbox/requests` keeps (and as many without an account); 0 keeps none. */
+  requestLogLimit: integer(0).default(1000),
   /** ms a client may take to send a request's headers (slowloris); 408 and the connection closed after. */
   headersTimeout: integer(1).default(10_000),
   /** ms a client may take to send a whole request, body included. */

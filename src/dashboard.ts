@@ -18,7 +18,7 @@ const DASHBOARD_PATH = '/_sandbox/ui'
 /** The only files served: a fixed list, so no request path ever reaches the file system. */
 const HTML = 'text/html; charset=utf-8'
 const JS = 'text/javascript; charset=utf-8'
-const SCRIPTS = ['app.js', 'api.js', 'dom.js', 'event-types.js', 'events-feed.js', 'format.js', 'lists.js', 'pager.js', 'reads.js', 'views.js', 'views-money.js', 'views-sandbox.js', 'views-setup.js', 'views-settlements.js', 'views-events.js']
+const SCRIPTS = ['app.js', 'api.js', 'dom.js', 'event-types.js', 'events-feed.js', 'format.js', 'lists.js', 'pager.js', 'reads.js', 'views.js', 'views-money.js', 'views-sandbox.js', 'views-setup.js', 'views-settlements.js', 'views-events.js', 'views-requests.js']
 /**
  * Files written here rather than shipped: the event types the Events view offers, from the one list
  * of them (the page has no build step to import it from).

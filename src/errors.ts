@@ -16,6 +16,8 @@ export const ERRORS = {
   method_not_allowed: { type: 'invalid_request_error', status: 405 },
   wallet_not_empty: { type: 'invalid_request_error', status: 409 },
   invalid_state_transition: { type: 'invalid_request_error', status: 409 },
+  // The request journal keeps nothing (--request-log-limit 0): it cannot list or check requests.
+  request_log_disabled: { type: 'invalid_request_error', status: 409 },
   body_too_large: { type: 'invalid_request_error', status: 413 },
   unsupported_media_type: { type: 'invalid_request_error', status: 415 },
   insufficient_funds: { type: 'invalid_request_error', status: 422 },

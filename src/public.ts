@@ -1,5 +1,6 @@
 import { ConfigError, loadConfig, type SettingNames } from './config.js'
-import { createControlClient, type ControlClient, type EventMatch, type SandboxAccount, type SandboxEvent } from './client/control-client.js'
+import { createControlClient, type ControlClient, type EventMatch, type SandboxAccount, type SandboxEvent, type SandboxRequest, type SandboxRequestExpectation } from './client/control-client.js'
+import { requestAssertions, type NoRequestExpectation, type RequestExpectationOptions } from './client/request-expectation.js'
 import { sharedControl } from './client/shared-sandbox.js'
 import { createRequestLog } from './http/middleware/request-log.js'
 import { describeListenError } from './listen-error.js'
@@ -33,6 +34,16 @@ export interface RunningSandbox {
    * real time; a timeout's error says what it waited for and what the account had.
    */
   waitForEvent(match: EventMatch, options?: { timeoutMs?: number }): Promise<SandboxEvent>
+  /**
+   * Asserts what the code under test sent (`POST /_sandbox/requests/expect`), on the default key's
+   * account unless `api_key` or `account_id` says otherwise: at least `count` (default 1) matching
+   * requests, or exactly `count` with `exactly`, waiting up to `withinMs` of real time (default 0).
+   * Answers the matched requests, newest first; otherwise throws a RequestExpectationError whose
+   * message shows the expectation and the closest requests as `field: expected …, got …`.
+   */
+  expectRequest(expectation: SandboxRequestExpectation, options?: RequestExpectationOptions): Promise<SandboxRequest[]>
+  /** Asserts that no matching request came, over `withinMs` of real time (the whole window is waited). */
+  expectNoRequest(expectation: NoRequestExpectation, options?: RequestExpectationOptions): Promise<void>
   /**
    * A fresh seeded account with a key of its own, whose clock, snapshot and restore are its own:
    * what a test that shares the sandbox with others uses (CONTRACT.md section 24).
@@ -73,10 +84,19 @@ export async function startSandbox(options: StartSandboxOptions = {}): Promise<R
     baseUrl,
     streamUrl,
     apiKey,
-    control,
-    waitForEvent: (match, options) => control.waitForEvent(match.api_key === undefined && match.account_id === undefined ? { ...match, api_key: apiKey } : match, options),
-    newAccount: () => control.newAccount(),
+    ...onDefaultKey(control, apiKey),
     close: () => (closing ??= sandbox.close()),
+  }
+}
+
+/** The sandbox handle's calls that read or wait on an account: the default key's, unless `api_key` or `account_id` names another. */
+function onDefaultKey(control: ControlClient, apiKey: string) {
+  const ownKey = <T extends { api_key?: string; account_id?: string }>(match: T): T => (match.api_key === undefined && match.account_id === undefined ? { ...match, api_key: apiKey } : match)
+  return {
+    control,
+    waitForEvent: (match: EventMatch, options?: { timeoutMs?: number }) => control.waitForEvent(ownKey(match), options),
+    ...requestAssertions(control.expectRequest, ownKey<SandboxRequestExpectation>),
+    newAccount: () => control.newAccount(),
   }
 }
 
@@ -97,19 +117,18 @@ export function attachSandbox(env: NodeJS.ProcessEnv = process.env): AttachedSan
     baseUrl,
     streamUrl: env.WALLET_SANDBOX_STREAM_URL ?? `${url.replace(/^http/, 'ws')}/stream`,
     apiKey,
-    control,
-    waitForEvent: (match, options) => control.waitForEvent(match.api_key === undefined && match.account_id === undefined ? { ...match, api_key: apiKey } : match, options),
-    newAccount: () => control.newAccount(),
+    ...onDefaultKey(control, apiKey),
   }
 }
 
 export { createControlClient, EventWaitTimeoutError, SandboxControlError } from './client/control-client.js'
+export { RequestExpectationError, type NoRequestExpectation, type RequestExpectationOptions } from './client/request-expectation.js'
 export { createWebhookReceiver, type ReceivedDelivery, type WebhookReceiver, type WebhookReceiverOptions } from './client/webhook-receiver.js'
 export type {
   AccountScope, EventFilter, EventMatch, SandboxAccount, SandboxEvent, SandboxEventPage,
   AccountPaymentFilter, AccountWhitelistFilter, ControlClient, ControlClientOptions, DeliveryFilter, FailPaymentInput, PageOptions, PostingFilter, RequestFilter, SandboxClock, SandboxCreatedKey,
   SandboxCreateKeyInput, SandboxDelivery, SandboxFault, SandboxFaultInput, SandboxHealth, SandboxMagicAddress, SandboxOutcomeRule, SandboxOutcomeRuleInput,
-  SandboxPayment, SandboxPricePin, SandboxRequest, SandboxResetResult, SandboxRestoreResult, SandboxSnapshot, SandboxWallet,
+  SandboxPayment, SandboxPricePin, SandboxRequest, SandboxRequestDifference, SandboxRequestExpectation, SandboxRequestExpectationResult, SandboxResetResult, SandboxRestoreResult, SandboxSnapshot, SandboxWallet,
   SandboxBalance, SandboxLedgerTransaction, SandboxPayout, SandboxSettlement, SandboxSettlementFailureCode, SettlementFilter, SandboxWebhookEndpoint, SandboxWhitelistedAddress,
 } from './client/control-client.js'
 export { ConfigError }

@@ -145,7 +145,12 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
   const services = createServices({ config, store, clock, publisher, prices, pairs, decideSettlement: createSettlementDecider({ fixtures, screening }) })
   const rules = createOutcomeRules({ store, rngFor: createRngFamily(idSeed, 'outcome-rules') })
   const faultRules = createFaultRules({ store, rngFor: createRngFamily(idSeed, 'fault-rules') })
-  const journal = createRequestJournal()
+  // A request refused before its key was checked (no route, say) still belongs to the account of a key the sandbox knows.
+  const journal = createRequestJournal({
+    limit: config.requestLogLimit,
+    accountOfKey: (authorization) => store.keys.get(/^Bearer +(\S+)\s*$/i.exec(authorization)?.[1] ?? '')?.account_id,
+    offsetOf: (accountId) => clock.offsetMs(accountId),
+  })
   const settlementSteps = createSettlementSteps({ config, clock, store, bus, settlements: services.settlements })
   services.hooks.settlementMoved = settlementSteps.schedule
   const control = createSandboxControl({ store, accounts, clock, bus, rules, screening, faults: faultRules, journal, pins, settlementSteps, clocks, events, deliveries: webhooks })
@@ -168,7 +173,8 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
     logError: (error) => logger.error('Internal error', error),
     onResponse: config.quiet ? undefined : options.requestLog,
     faults,
-    journal,
+    // Off (--request-log-limit 0): not even the listener that would record the request.
+    journal: journal.enabled ? journal : undefined,
   }
   const stream = createStreamServer({ config, clock, store, accounts, bus, model: prices, tradingPairs: () => pairs.all.map((p) => p.pair), nextRequestId: () => `req_${http.requestIds.base62(24)}`, logger }, options.stream)
   const matching = createOrderMatching({ store, clock, bus, orders: services.orders, prices, intervalMs: config.priceInterval })
@@ -206,6 +212,7 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
       clock.close()
       webhooks.close()
       events.close()
+      journal.close()
       stopGuard()
       if (server) {
         const closed = new Promise<void>((resolve) => server!.close(() => resolve()))

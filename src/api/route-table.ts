@@ -95,10 +95,11 @@ export const ROUTE_GROUPS: readonly RouteGroup[] = [
   },
   {
     load: async () => (await import('./sandbox/faults.js')).faultControlRoutes,
-    paths: [
-      'GET /_sandbox/faults', 'POST /_sandbox/faults', 'DELETE /_sandbox/faults', 'DELETE /_sandbox/faults/{id}',
-      'GET /_sandbox/requests',
-    ],
+    paths: ['GET /_sandbox/faults', 'POST /_sandbox/faults', 'DELETE /_sandbox/faults', 'DELETE /_sandbox/faults/{id}'],
+  },
+  {
+    load: async () => (await import('./sandbox/requests.js')).requestControlRoutes,
+    paths: ['GET /_sandbox/requests', 'POST /_sandbox/requests/expect'],
   },
   {
     load: async () => (await import('./sandbox/snapshots.js')).snapshotRoutes,

@@ -36,6 +36,7 @@ const HELP: Record<ConfigKey, [string, string?]> = {
   webhookTimeout: ['ms before a webhook attempt counts as failed', '<ms>'],
   deliveryLogLimit: ['webhook deliveries the log keeps per account (finished ones beyond it are dropped)', '<n>'],
   eventLogLimit: ['events GET /_sandbox/events keeps per account (older ones are dropped and counted)', '<n>'],
+  requestLogLimit: ['/v1 requests GET /_sandbox/requests keeps per account, bodies to 64 KB (0 keeps none)', '<n>'],
   headersTimeout: ['ms a client may take to send the headers of a request', '<ms>'],
   requestTimeout: ['ms a client may take to send a whole request, body included', '<ms>'],
   sendTimeout: ['ms a client may leave an answer unread before its connection is closed', '<ms>'],

@@ -1,4 +1,5 @@
-import type { AccountScope, EventFilter, EventMatch, SandboxClock, SandboxEvent, SandboxEventPage, SandboxResetResult, SandboxRestoreResult, SandboxSnapshot } from './control-types.js'
+import { requestAssertions, type RequestExpectationOptions } from './request-expectation.js'
+import type { AccountScope, EventFilter, EventMatch, SandboxClock, SandboxEvent, SandboxEventPage, SandboxRequest, SandboxRequestExpectation, SandboxRequestExpectationResult, SandboxResetResult, SandboxRestoreResult, SandboxSnapshot } from './control-types.js'
 
 /** The control calls an account handle makes (the control client's). */
 interface AccountControl {
@@ -9,7 +10,11 @@ interface AccountControl {
   reset(options?: { api_key?: string }): Promise<SandboxResetResult>
   events(filter?: EventFilter): Promise<SandboxEventPage>
   waitForEvent(match: EventMatch, options?: { timeoutMs?: number }): Promise<SandboxEvent>
+  expectRequest(expectation: SandboxRequestExpectation): Promise<SandboxRequestExpectationResult>
 }
+
+/** An expectation on the handle's own account. */
+export type AccountRequestExpectation = Omit<SandboxRequestExpectation, 'api_key' | 'account_id'>
 
 /**
  * One account of a sandbox that tests may share (CONTRACT.md section 24): its key, and the control
@@ -32,6 +37,10 @@ export interface SandboxAccount {
   events(filter?: Omit<EventFilter, 'api_key' | 'account_id'>): Promise<SandboxEventPage>
   /** The first event of this account that `match` selects, already logged or still to come. */
   waitForEvent(match?: Omit<EventMatch, 'api_key' | 'account_id'>, options?: { timeoutMs?: number }): Promise<SandboxEvent>
+  /** Asserts what the code under test sent with this account's key (as the sandbox handle's expectRequest). */
+  expectRequest(expectation: AccountRequestExpectation, options?: RequestExpectationOptions): Promise<SandboxRequest[]>
+  /** Asserts that no matching request came with this account's key, over `withinMs` of real time. */
+  expectNoRequest(expectation: Omit<AccountRequestExpectation, 'count' | 'exactly'>, options?: RequestExpectationOptions): Promise<void>
 }
 
 export function createAccountHandle(control: AccountControl, account: { apiKey: string; accountId: string }): SandboxAccount {
@@ -51,5 +60,6 @@ export function createAccountHandle(control: AccountControl, account: { apiKey: 
     reset: () => control.reset(scope),
     events: (filter = {}) => control.events({ ...filter, ...scope }),
     waitForEvent: (match = {}, options) => control.waitForEvent({ ...match, ...scope }, options),
+    ...requestAssertions(control.expectRequest, (expectation: AccountRequestExpectation) => ({ ...expectation, ...scope })),
   }
 }

@@ -4,7 +4,7 @@ import { createAccountHandle, type SandboxAccount } from './account-handle.js'
 import type {
   AccountPaymentFilter, AccountScope, AccountWhitelistFilter, DeliveryFilter, FailPaymentInput, PageOptions, PostingFilter, RequestFilter, SandboxBalance, SandboxClock, SandboxCreatedKey,
   SandboxCreateKeyInput, SandboxDelivery, SandboxFault, SandboxFaultInput, SandboxHealth, SandboxLedgerTransaction, SandboxMagicAddress, SandboxOrder, SandboxOutcomeRule,
-  SandboxOutcomeRuleInput, SandboxPayment, SandboxPayout, SandboxPricePin, SandboxRequest, SandboxResetResult, SandboxRestoreResult, SandboxSettlement,
+  SandboxOutcomeRuleInput, SandboxPayment, SandboxPayout, SandboxPricePin, SandboxRequest, SandboxRequestExpectation, SandboxRequestExpectationResult, SandboxResetResult, SandboxRestoreResult, SandboxSettlement,
   SandboxSettlementFailureCode, SandboxSnapshot, SandboxWallet, SandboxWebhookEndpoint, SandboxWhitelistedAddress, SettlementFilter, EventFilter, EventMatch, SandboxEvent, SandboxEventPage,
 } from './control-types.js'
 
@@ -90,8 +90,14 @@ export interface ControlClient {
   fillOrder(orderId: string, input?: { amount?: string; price?: string }): Promise<SandboxOrder>
   /** Rejects an open order that has no fills, releasing what it holds. */
   rejectOrder(orderId: string, reason?: string): Promise<SandboxOrder>
-  /** Recent `/v1` requests, newest first (one page: `limit` 1–100, default 20). */
+  /** Recent `/v1` requests, newest first (one page: `limit` 1–100, default 20); with `wait`, the next one as soon as it is answered. */
   requests(filter?: RequestFilter): Promise<SandboxRequest[]>
+  /**
+   * Checks what an account sent (`POST /_sandbox/requests/expect`): `{satisfied, matched,
+   * near_misses}`, unsatisfied included (it throws only on a bad expectation). To fail a test
+   * instead, see `sandbox.expectRequest()`.
+   */
+  expectRequest(expectation: SandboxRequestExpectation): Promise<SandboxRequestExpectationResult>
   /** Events as webhooks carry them, oldest first (`GET /_sandbox/events`); with `wait`, the next one as soon as it happens. */
   events(filter?: EventFilter): Promise<SandboxEventPage>
   /**
@@ -153,6 +159,7 @@ export function createControlClient(options: ControlClientOptions): ControlClien
     fillOrder: (orderId, input = {}) => request('POST', `/orders/${id(orderId)}/fill`, input),
     rejectOrder: (orderId, reason) => request('POST', `/orders/${id(orderId)}/reject`, reason === undefined ? {} : { reason }),
     requests: (filter = {}) => request('GET', `/requests${query(filter)}`),
+    expectRequest: (expectation) => request('POST', '/requests/expect', expectation),
     events,
     waitForEvent: (match, options = {}) => waitForEvent(events, match, options.timeoutMs ?? DEFAULT_EVENT_TIMEOUT_MS),
     request,

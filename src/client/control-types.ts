@@ -2,7 +2,8 @@ import type { z } from 'zod'
 import type { FailureCode } from '../model/failures.js'
 import type { CreateFaultSchema, FaultSchema } from '../schemas/faults.js'
 import type { CreateOutcomeRuleSchema, OutcomeRuleSchema } from '../schemas/outcome-rules.js'
-import type { ClockSchema, CreatedKeySchema, CreateKeySchema, MagicAddressSchema, RequestJournalEntrySchema, ResetResultSchema } from '../schemas/control.js'
+import type { ClockSchema, CreatedKeySchema, CreateKeySchema, MagicAddressSchema, ResetResultSchema } from '../schemas/control.js'
+import type { DifferenceSchema, RequestExpectationResultSchema, RequestExpectationSchema, RequestJournalEntrySchema } from '../schemas/requests.js'
 import type { RestoreResultSchema, SnapshotSchema } from '../schemas/snapshot.js'
 import type { OrderSchema } from '../schemas/order.js'
 import type { PaymentSchema } from '../schemas/payment.js'
@@ -43,6 +44,12 @@ export type SandboxFaultInput = z.input<typeof CreateFaultSchema>
 export type SandboxLedgerTransaction = z.output<typeof LedgerTransactionSchema>
 /** One `/v1` request of the journal (`GET /_sandbox/requests`). */
 export type SandboxRequest = z.output<typeof RequestJournalEntrySchema>
+/** What `POST /_sandbox/requests/expect` checks: whose requests (`api_key` or `account_id`), which, how many, how long to wait. */
+export type SandboxRequestExpectation = z.input<typeof RequestExpectationSchema>
+/** `{satisfied, matched, near_misses}`: the matches, newest first, and when not satisfied the closest other requests with what differs. */
+export type SandboxRequestExpectationResult = z.output<typeof RequestExpectationResultSchema>
+/** One way a near miss differs: `field` (`method`, `path`, `query.x`, `headers.x`, `body.a.b`, `status`), `expected`, and `actual` unless the request had no such field. */
+export type SandboxRequestDifference = z.output<typeof DifferenceSchema>
 /** One webhook delivery: an event sent to one endpoint, with every attempt. */
 export type SandboxDelivery = z.output<typeof DeliverySchema>
 /** A pinned `<ASSET>/USD` mid price (`POST /_sandbox/prices`). */
@@ -79,11 +86,19 @@ export interface DeliveryFilter extends PageOptions {
 }
 
 export interface RequestFilter extends PageOptions {
-  method?: string
-  /** Exact, or a prefix ending in `*`: `/v1/payments*`. */
-  path?: string
-  status?: number
+  /** The account behind this key; or `account_id` (`'none'`: the requests without an account). Neither: every request. */
+  api_key?: string
   account_id?: string
+  method?: string
+  /** Exact (`/v1/payments`), a template (`/v1/payments/{id}`), or a prefix ending in `*` (`/v1/wallets/*`). */
+  path?: string
+  /** A code (`201`) or a class (`'4xx'`). */
+  status?: number | string
+  idempotency_key?: string
+  /** A request id: only requests recorded after it. */
+  after?: string
+  /** ms (0–30000): when nothing matches yet, wait this long for a match (real time). */
+  wait?: number
 }
 
 export interface AccountPaymentFilter extends PageOptions {

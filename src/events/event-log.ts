@@ -1,5 +1,6 @@
 import type { Bus } from './bus.js'
 import { EventRing } from './event-ring.js'
+import { createLongPolls } from '../long-polls.js'
 import type { SandboxEvent } from '../model/events.js'
 
 /**
@@ -32,11 +33,6 @@ interface Entry {
   index: number
 }
 
-interface Waiter {
-  selection: EventSelection
-  wake: () => void
-}
-
 export type EventLog = ReturnType<typeof createEventLog>
 
 export class UnknownCursorError extends Error {}
@@ -46,7 +42,7 @@ export function createEventLog(deps: { bus: Bus; limitPerAccount: number }) {
   const logs = new Map<string, EventRing>()
   /** Kept across resets, unlike the logs: a reader holding an `after` id learns by it that the id may mean another event now. */
   const resets = new Map<string, number>()
-  const waiters = new Set<Waiter>()
+  const polls = createLongPolls<[accountId: string, type: string, objectId: string | undefined]>()
   let seq = 0
 
   const matches = (selection: EventSelection, type: string, objectId: string | undefined): boolean =>
@@ -55,10 +51,7 @@ export function createEventLog(deps: { bus: Bus; limitPerAccount: number }) {
 
   function onEvent(event: SandboxEvent): void {
     const objectId = keep(event)
-    for (const waiter of waiters) {
-      const { selection } = waiter
-      if ((selection.accountId === undefined || selection.accountId === event.account_id) && matches(selection, event.type, objectId)) waiter.wake()
-    }
+    if (polls.size > 0) polls.notify(event.account_id, event.type, objectId)
   }
 
   /** Adds an event to its account's log; answers its object's id. */
@@ -131,19 +124,8 @@ export function createEventLog(deps: { bus: Bus; limitPerAccount: number }) {
    * of the sandbox clock cannot come while a manual clock stands still, so the wait is never on
    * it), or when `abandoned` resolves (the client went away).
    */
-  function waitFor(selection: EventSelection, ms: number, abandoned: Promise<void>): Promise<void> {
-    return new Promise((resolve) => {
-      const waiter: Waiter = { selection, wake: () => finish() }
-      const timer = setTimeout(() => finish(), ms)
-      const finish = () => {
-        clearTimeout(timer)
-        waiters.delete(waiter)
-        resolve()
-      }
-      waiters.add(waiter)
-      void abandoned.then(finish)
-    })
-  }
+  const waitFor = (selection: EventSelection, ms: number, abandoned: Promise<void>): Promise<void> =>
+    polls.wait((accountId, type, objectId) => (selection.accountId === undefined || selection.accountId === accountId) && matches(selection, type, objectId), ms, abandoned)
 
   // A reset account starts again with no events, as it starts with no deliveries; and as its ids
   // start again too (the same seed), an event id it answered before may come back meaning another.
@@ -169,7 +151,7 @@ export function createEventLog(deps: { bus: Bus; limitPerAccount: number }) {
     close(): void {
       bus.off('event', onEvent)
       bus.off('account.reset', onReset)
-      for (const waiter of [...waiters]) waiter.wake()
+      polls.wakeAll()
     },
   }
 }

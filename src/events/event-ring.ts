@@ -1,3 +1,4 @@
+import { firstAfter } from '../long-polls.js'
 import type { SandboxEvent } from '../model/events.js'
 
 /** The first segment's size; each next one doubles, up to `MAX_SEGMENT`. */
@@ -111,14 +112,7 @@ export class EventRing {
 
   /** The position of the first kept event after `seq` (events are in `seq` order). */
   firstAfter(seq: number): number {
-    let low = 0
-    let high = this.size
-    while (low < high) {
-      const middle = (low + high) >>> 1
-      if (this.seqAt(middle) <= seq) low = middle + 1
-      else high = middle
-    }
-    return low
+    return firstAfter(this.size, (i) => this.seqAt(i), seq)
   }
 
   private slot(i: number): number {

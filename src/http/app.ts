@@ -133,13 +133,14 @@ function identifyAndJournal(deps: AppDeps, http: HttpServices): RequestHandler {
     res.locals.requestId = requestId
     res.setHeader('X-Request-Id', requestId)
     const started = performance.now()
-    // X-Request-Id as sent: an idempotent replay carries the first request's id.
-    const done = () => ({ requestId: res.getHeader('X-Request-Id') as string, durationMs: performance.now() - started })
+    // X-Request-Id as sent: an idempotent replay carries the first request's id, an account's
+    // request the id of its account's sequence, given once its key was known (pipeline.ts).
+    const done = () => ({ requestId: (res.locals.replayOf as string | undefined) ?? (res.locals.requestId as string), durationMs: performance.now() - started })
     if (http.onResponse) res.on('finish', () => http.onResponse!(req, res, done()))
     // 'close' also comes for requests that never got an answer (dropped, held, abandoned by the client).
     if (http.journal) {
-      const at = deps.clock.nowIso()
-      res.on('close', () => http.journal!.record(req, res, { ...done(), at }))
+      const at = deps.clock.now()
+      res.on('close', () => http.journal!.record(req, res, done(), at))
     }
     next()
   }

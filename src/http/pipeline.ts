@@ -71,6 +71,8 @@ export function createRouteHandler(route: AnyRoute, deps: AppDeps, http: HttpSer
         if (outcome.kind === 'replay') {
           const { record } = outcome
           res.setHeader('X-Request-Id', record.request_id)
+          // For the request log and journal: the id the answer carries, and that it was a replay.
+          res.locals.replayOf = record.request_id
           res.locals.responseBody = record.body
           send(res, { status: record.status, text: record.body }, { 'Idempotent-Replayed': 'true' })
           return

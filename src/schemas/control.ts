@@ -1,11 +1,10 @@
 import * as z from 'zod'
 import { SettlementFailureCodeSchema } from './settlement.js'
-import { FAULT_KINDS } from './faults.js'
 import { isIpEntry } from './ip-entry.js'
 import { FAILURE_CODES } from '../model/failures.js'
 import { SCOPES, SIGNING_ALGORITHMS } from '../model/records.js'
 import { parseEd25519PublicKey } from '../key-material.js'
-import { AmountSchema, CountSchema, NetworkSchema, PageQuery, TimestampSchema } from './common.js'
+import { AmountSchema, CountSchema, NetworkSchema, TimestampSchema } from './common.js'
 import { FailureCodeSchema } from './payment.js'
 import { REQUEST_EXAMPLES } from './request-examples.js'
 import { AccountScopeFields } from './account-scope.js'
@@ -134,33 +133,3 @@ export const AdvanceClockSchema = z.strictObject({
   api_key: AccountScopeFields.api_key.meta({ description: 'Advance only this key’s account’s clock (or give account_id); the sandbox clock and every other account stand still. Without either, the sandbox clock, and every account with it.' }),
 }).meta({ example: REQUEST_EXAMPLES.advanceClock })
 
-
-export const RequestJournalEntrySchema = z
-  .object({
-    id: z.string().meta({ description: 'The X-Request-Id of the answer (for an idempotent replay, the first request\'s id).' }),
-    method: z.string(),
-    path: z.string(),
-    query: z.string().nullable().meta({ description: 'The query string without "?", api_key values masked.' }),
-    status: z.number().int().min(100).max(599).nullable().meta({ description: 'null when no answer was sent (dropped, held, or the client went away).' }),
-    duration_ms: z.number().nonnegative(),
-    api_key: z.string().nullable().meta({ description: 'Masked: the key kind and its last 4 characters, such as sk_test_…_key.' }),
-    account_id: z.string().nullable(),
-    idempotency_key: z.string().nullable(),
-    replayed: z.boolean(),
-    fault: z.enum(FAULT_KINDS).nullable().meta({ description: 'The injected fault that decided the answer, or latency when only a delay was added.' }),
-    at: TimestampSchema,
-    request_body: z.string().nullable().meta({ description: 'The request body as sent (its first 4,096 characters); null when it had none or was not read.' }),
-    response_body: z.string().nullable().meta({ description: 'The JSON answer as sent (its first 4,096 characters); null when none was sent by a route.' }),
-  })
-  .meta({ id: 'SandboxRequest' })
-
-export type RequestJournalEntry = z.infer<typeof RequestJournalEntrySchema>
-
-const METHOD_MESSAGE = 'method must be an HTTP method such as GET or POST'
-
-export const ListRequestsQuery = PageQuery.extend({
-  method: z.string().regex(/^(GET|POST|PUT|PATCH|DELETE|HEAD|OPTIONS)$/i, { error: METHOD_MESSAGE }).optional(),
-  path: z.string().regex(/^\/[^*]*\*?$/, { error: 'path must be a path such as /v1/payments, or a prefix ending in * such as /v1/wallets/*' }).optional(),
-  status: z.string().regex(/^[1-5]\d\d$/, { error: 'status must be an HTTP status code such as 201' }).transform(Number).pipe(z.number().int().min(100).max(599)).optional(),
-  account_id: z.string().min(1).optional(),
-}).strict()

@@ -37,6 +37,11 @@ export const REQUEST_EXAMPLES = {
   failPayment: { failure_code: 'recipient_rejected' },
   createOutcomeRule: { match: { network: 'polygon', amount_min: '1000', amount_max: '5000' }, outcome: 'failed', failure_code: 'network_congestion', times: 1 },
   screening: { network: 'polygon', address: EVM_FLAGGED },
+  /** The retry of a payment reused its Idempotency-Key: two POSTs with it (the first example payment's body, sent twice). */
+  expectRequest: {
+    api_key: 'sk_test_sandbox_default_key', method: 'POST', path: '/v1/payments',
+    headers: { 'idempotency-key': 'order-1042' }, body: { amount: '10.50', currency: 'USDC' }, count: 2, within_ms: 500,
+  },
   createFault: { match: { method: 'GET', path: '/v1/prices' }, fault: 'latency', latency_ms: [20, 80], times: 1 },
   createQuote: { source_currency: 'USDC', destination_currency: 'ETH', source_amount: '100.00' },
   /** A limit buy far below the market: it stays open (no price tick fills it) until it is cancelled, or filled or rejected by a control call. */

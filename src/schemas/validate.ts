@@ -3,6 +3,13 @@ import { ApiError, echoId, formatParam } from '../errors.js'
 
 const describe = (value: unknown) => (value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'an object' : typeof value)
 
+/** `at most 30000`, `at least 1 character long`, `at most 100 items`: a bound as the value's kind reads it. */
+function bound(comparison: string, limit: number | bigint, origin: string): string {
+  const count = Number(limit)
+  const unit = origin === 'string' ? ' character' : origin === 'array' || origin === 'set' ? ' item' : origin === 'file' ? ' byte' : ''
+  return `${comparison} ${count.toLocaleString('en-US')}${unit}${unit && count !== 1 ? 's' : ''}${origin === 'string' ? ' long' : ''}`
+}
+
 /** Messages for issues whose schema gave none of its own. */
 function messageFor(issue: z.core.$ZodRawIssue): string | undefined {
   const param = issue.path?.length ? formatParam(issue.path) : 'body'
@@ -12,9 +19,9 @@ function messageFor(issue: z.core.$ZodRawIssue): string | undefined {
     case 'invalid_type':
       return issue.input === undefined ? `${param} is required` : `${param} must be ${issue.expected === 'object' ? 'an object' : `a ${issue.expected}`}; got ${describe(issue.input)}`
     case 'too_small':
-      return `${param} is too short or too small`
+      return `${param} must be ${bound(issue.inclusive === false ? 'more than' : 'at least', issue.minimum, issue.origin)}`
     case 'too_big':
-      return `${param} is too long or too large`
+      return `${param} must be ${bound(issue.inclusive === false ? 'less than' : 'at most', issue.maximum, issue.origin)}`
     default:
       return undefined
   }

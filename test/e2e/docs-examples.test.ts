@@ -62,6 +62,28 @@ describe('docs/control-api.md: events without a receiver', () => {
   })
 })
 
+describe('docs/control-api.md: the request journal and expectations', () => {
+  let sb: TestSandbox
+  beforeAll(async () => {
+    sb = await startTestSandbox({ seed: DEFAULT_SEED })
+  })
+  afterAll(() => sb.close())
+
+  it('answers what the page shows: the filtered journal, a near miss, an exact count, an absence, and a wait', async () => {
+    const blocks = shellBlocks(page('control-api.md'))
+    const journal = blocks.find((block) => block.includes('/_sandbox/requests?api_key='))!
+    const expectations = blocks.find((block) => block.includes('Was the amount sent as'))!
+    const waiting = blocks.find((block) => block.includes('"within_ms": 10000'))!
+    expect(shownAnswers(journal)).toHaveLength(1)
+    expect(missingAnswers(await runShell(journal, sb.url, ROOT), shownAnswers(journal))).toEqual([])
+    expect(shownAnswers(expectations)).toHaveLength(3)
+    expect(missingAnswers(await runShell(expectations, sb.url, ROOT), shownAnswers(expectations))).toEqual([])
+    const output = runShell(waiting, sb.url, ROOT)
+    await sb.api.get('/v1/payouts').set(sb.auth()).expect(200)
+    expect(missingAnswers(await output, shownAnswers(waiting))).toEqual([])
+  })
+})
+
 describe('docs/rest-api.md: a body nested too deep', () => {
   let sb: TestSandbox
   beforeAll(async () => {

@@ -20,6 +20,7 @@ const SHOWN = [
   ['ts', 'test/e2e/fixtures/library-example/payments.example.ts'],
   ['ts', 'test/e2e/fixtures/library-example/events.example.ts'],
   ['ts', 'test/e2e/fixtures/library-example/accounts.example.ts'],
+  ['ts', 'test/e2e/fixtures/library-example/requests.example.ts'],
   ['js', 'test/e2e/fixtures/commonjs-example/sandbox.cjs'],
 ] as const
 
@@ -39,5 +40,21 @@ describe('the library examples', () => {
     }).catch((error) => ({ stdout: String(error.stdout), stderr: String(error.stderr), failed: true }))
     expect(result, `${result.stdout}\n${result.stderr}`).not.toHaveProperty('failed')
     expect(result.stdout).toMatch(/Tests\s+5 passed \(5\)/)
+  }, 60_000)
+
+  it('asserts what was sent: the retry test passes, and the one that fails on purpose prints the near miss the page shows', async () => {
+    const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !name.startsWith('VITEST')))
+    const result = await run(process.execPath, [join(ROOT, 'node_modules/vitest/vitest.mjs'), 'run', '--config', join(EXAMPLE, 'vitest.requests.config.ts'), '--reporter=verbose', '--color=false'], {
+      cwd: ROOT,
+      env: { ...env, NO_COLOR: '1' },
+    }).then(() => ({ stdout: '', failed: false }), (error) => ({ stdout: `${error.stdout}\n${error.stderr}`, failed: true }))
+    expect(result.failed).toBe(true)
+    expect(result.stdout).toMatch(/Tests\s+1 failed \| 1 passed \(2\)/)
+    expect(result.stdout).toMatch(/✓ .*a payment retried after a lost answer reuses its Idempotency-Key/)
+    // The page shows the failure as vitest prints it, request ids and times aside.
+    const shown = /```\n(RequestExpectationError: [\s\S]*?)```/.exec(readFileSync(join(ROOT, PAGE), 'utf8'))![1]!
+    const pattern = shown.trimEnd().split('\n').map((line) => line.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/req_…/g, 'req_\\w+').replace(/<time>/g, '[-\\d:.TZ]+')).join('\n')
+    expect(result.stdout).toMatch(new RegExp(pattern))
+    expect(shown).toContain('body.amount: expected "10.00", got "10"')
   }, 60_000)
 })

@@ -37,8 +37,10 @@ describe('the fuzzer', () => {
   }, 60_000)
 
   it('reports an answer outside the document', async () => {
+    // Every /v1 route but the wallets' (where a 409 wallet_not_empty is documented) and the document:
+    // 60 requests spread over all the operations surely meet one, however many operations there are.
     const undocumented: RequestHandler = (req, _res, next) =>
-      next(req.path === '/v1/payments' || req.path.startsWith('/v1/payments/') ? new ApiError('wallet_not_empty', 'not a possible answer of the payments routes') : undefined)
+      next(req.path.startsWith('/v1/') && !req.path.startsWith('/v1/wallets') && req.path !== '/v1/openapi.json' ? new ApiError('wallet_not_empty', 'not a possible answer of these routes') : undefined)
     const report = await runFuzz({ requests: 60, seed: SEED, beforeRoutes: [undocumented] })
     expect(report.schemaViolations.some((finding) => /error code 'wallet_not_empty' is not documented|status 409 is not documented/.test(finding.problem))).toBe(true)
   }, 60_000)

@@ -35,7 +35,7 @@ describe('the dashboard at /_sandbox/ui', () => {
     sb = await startTestSandbox()
     const { text } = await sb.api.get('/_sandbox/ui').expect(200)
     const assets = await referencedAssets(text)
-    const scripts = ['app.js', 'api.js', 'dom.js', 'event-types.js', 'events-feed.js', 'format.js', 'lists.js', 'pager.js', 'reads.js', 'views.js', 'views-money.js', 'views-sandbox.js', 'views-setup.js', 'views-settlements.js', 'views-events.js']
+    const scripts = ['app.js', 'api.js', 'dom.js', 'event-types.js', 'events-feed.js', 'format.js', 'lists.js', 'pager.js', 'reads.js', 'views.js', 'views-money.js', 'views-sandbox.js', 'views-setup.js', 'views-settlements.js', 'views-events.js', 'views-requests.js']
     expect(assets.sort()).toEqual([...scripts, 'style.css', 'favicon.svg'].map((file) => `/_sandbox/ui/${file}`).sort())
     const types: Record<string, string> = { js: 'text/javascript; charset=utf-8', css: 'text/css; charset=utf-8', svg: 'image/svg+xml' }
     for (const path of assets) {

@@ -1,7 +1,8 @@
 // Package walletsandbox runs wallet-sandbox, the local emulator of a digital-asset wallet and
 // payments API, for Go tests: it starts the sandbox (or attaches to a running one), makes
-// isolated accounts, drives the sandbox through its control API, waits for events, and receives
-// verified webhooks. It uses the standard library only.
+// isolated accounts, drives the sandbox through its control API, waits for events, receives
+// verified webhooks, and asserts on what the code under test sent (Account.ExpectRequest). It uses
+// the standard library only.
 //
 // Start gives a test its own sandbox, stopped when the test ends; Run and Close give a whole
 // package one, from TestMain. Both attach to the sandbox that WALLET_SANDBOX_BASE_URL names when

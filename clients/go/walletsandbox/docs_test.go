@@ -15,7 +15,7 @@ import (
 )
 
 // docs/go.md shows code as it is: each go block is a run of whole declarations copied from a file
-// of this package or of its parallel example (../examples/parallel), and the blocks of each
+// of this package or of its example modules (../examples: parallel, expectations), and the blocks of each
 // package, put together in a module made from the page's go.mod lines, compile beside a checkout,
 // offline. So a block that uses what the page does not show does not pass.
 
@@ -42,15 +42,15 @@ func fences(t *testing.T, language string) []block {
 	return blocks
 }
 
-// shownPackages reads the files of the package (its tests' packages included) and of the parallel
-// example, by the name of their package.
+// shownPackages reads the files of the package (its tests' packages included) and of its example
+// modules, by the name of their package.
 func shownPackages(t *testing.T) map[string][]string {
 	t.Helper()
 	names, err := filepath.Glob("*.go")
 	if err != nil {
 		t.Fatal(err)
 	}
-	example, _ := filepath.Glob("../examples/parallel/*/*.go")
+	example, _ := filepath.Glob("../examples/*/*/*.go")
 	packages := map[string][]string{}
 	for _, name := range append(names, example...) {
 		src, err := os.ReadFile(name)
@@ -87,7 +87,7 @@ func blocksByPackage(t *testing.T) map[string][]string {
 			}
 		}
 		if found == "" {
-			t.Errorf("the go block on line %d of docs/go.md is not in a file of the package or of its parallel example (copy it from the file again):\n%s", b.line, b.text)
+			t.Errorf("the go block on line %d of docs/go.md is not in a file of the package or of its example modules (copy it from the file again):\n%s", b.line, b.text)
 			continue
 		}
 		byPackage[found] = append(byPackage[found], b.text)
@@ -95,12 +95,12 @@ func blocksByPackage(t *testing.T) map[string][]string {
 	return byPackage
 }
 
-func TestEveryGoBlockOfTheGoPageIsCodeOfThePackageOrItsParallelExample(t *testing.T) {
+func TestEveryGoBlockOfTheGoPageIsCodeOfThePackageOrItsExamples(t *testing.T) {
 	t.Parallel()
 	byPackage := blocksByPackage(t)
-	if len(byPackage["walletsandbox_test"]) < 5 || len(byPackage["checkout_test"]) == 0 || len(byPackage["statements_test"]) == 0 {
-		t.Errorf("docs/go.md shows %d blocks of the package's tests, %d of package checkout and %d of package statements of the parallel example",
-			len(byPackage["walletsandbox_test"]), len(byPackage["checkout_test"]), len(byPackage["statements_test"]))
+	if len(byPackage["walletsandbox_test"]) < 5 || len(byPackage["checkout_test"]) == 0 || len(byPackage["statements_test"]) == 0 || len(byPackage["payments_test"]) < 3 {
+		t.Errorf("docs/go.md shows %d blocks of the package's tests, %d of package checkout and %d of package statements of the parallel example, %d of package payments of the expectations example",
+			len(byPackage["walletsandbox_test"]), len(byPackage["checkout_test"]), len(byPackage["statements_test"]), len(byPackage["payments_test"]))
 	}
 }
 
@@ -123,7 +123,7 @@ func withImports(t *testing.T, name string, blocks []string) string {
 	})
 	// The packages the page's blocks may use, by the name they use them by.
 	importPaths := map[string]string{
-		"context": "context", "errors": "errors", "fmt": "fmt", "http": "net/http", "io": "io", "json": "encoding/json", "log": "log",
+		"bytes": "bytes", "context": "context", "errors": "errors", "fmt": "fmt", "http": "net/http", "io": "io", "json": "encoding/json", "log": "log",
 		"os": "os", "reflect": "reflect", "strings": "strings", "testing": "testing", "time": "time",
 		"walletsandbox": "github.com/wallet-sandbox/wallet-sandbox/clients/go/walletsandbox",
 	}

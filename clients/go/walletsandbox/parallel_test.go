@@ -22,14 +22,7 @@ func TestTwoPackagesUnderOneExecKeepToTheirOwnAccounts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var env []string
-	for _, variable := range os.Environ() {
-		if !strings.HasPrefix(variable, "WALLET_SANDBOX_") {
-			env = append(env, variable)
-		}
-	}
-	env = append(env, "GOPROXY=off", "GOFLAGS=", "GOWORK=off")
-	goCommand := filepath.Join(runtime.GOROOT(), "bin", "go")
+	env := exampleEnv()
 	// underExec runs command under a sandbox of its own and checks that both packages passed:
 	// go test says ok for each, a test binary PASS.
 	underExec := func(t *testing.T, command ...string) {
@@ -66,4 +59,19 @@ func TestTwoPackagesUnderOneExecKeepToTheirOwnAccounts(t *testing.T) {
 			underExec(t, "sh", "-c", sideBySide, "sh", filepath.Join(binaries, "checkout.test"), filepath.Join(binaries, "statements.test"))
 		})
 	}
+}
+
+// goCommand is the go command of the Go that runs the tests.
+var goCommand = filepath.Join(runtime.GOROOT(), "bin", "go")
+
+// exampleEnv is the environment an example module's tests run in: offline, and without the
+// WALLET_SANDBOX_ variables, so that they start or attach to the sandbox their test says.
+func exampleEnv() []string {
+	var env []string
+	for _, variable := range os.Environ() {
+		if !strings.HasPrefix(variable, "WALLET_SANDBOX_") {
+			env = append(env, variable)
+		}
+	}
+	return append(env, "GOPROXY=off", "GOFLAGS=", "GOWORK=off")
 }

@@ -97,7 +97,9 @@ def test_when_npx_is_all_there_is_its_failure_says_once_how_to_name_the_cli(pyte
     pytester.makepyfile(test_inner_npx="def test_one(sandbox_account): pass\ndef test_two(sandbox_account): pass\ndef test_three(wallet_sandbox): pass\n")
     result = pytester.runpytest()
     result.assert_outcomes(errors=3)
-    output = result.stdout.str()
+    # pytest's own short summary repeats each error's first line (whole where CI is set), so only the
+    # report above it is counted.
+    output = result.stdout.str().split("short test summary info")[0]
     result.stdout.fnmatch_lines(["wallet-sandbox: starts npx --no-install wallet-sandbox (found by npx: no CLI in node_modules/.bin of the rootdir or above it, none on PATH)"])
     # The first test that needed the sandbox shows why it did not start and what to do; the others point to it.
     assert output.count(HOW_TO_NAME_THE_CLI) == 1

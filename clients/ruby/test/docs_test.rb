@@ -12,7 +12,8 @@ class DocsTest < Minitest::Test
   PAGE = File.expand_path("../../docs/ruby.md", CLIENT)
   EXAMPLES = %w[examples/start_and_stop.rb spec/spec_helper.rb spec/scenario_spec.rb test/test_helper.rb test/scenario_test.rb
                 examples/parallel/spec/spec_helper.rb examples/parallel/spec/settlement_spec.rb
-                examples/parallel/test/payments_test.rb].freeze
+                examples/parallel/test/payments_test.rb examples/requests/invoice_payer.rb
+                examples/requests/payments_sent_spec.rb examples/requests/payments_sent_test.rb].freeze
 
   def page = File.read(PAGE)
 

@@ -3,7 +3,6 @@ import { ApiError, echoId } from '../../errors.js'
 import { defineRoute } from '../../http/route.js'
 import { CountSchema } from '../../schemas/common.js'
 import { FaultIdParams } from '../../schemas/path-params.js'
-import { ListRequestsQuery, RequestJournalEntrySchema } from '../../schemas/control.js'
 import { CreateFaultSchema, FaultSchema } from '../../schemas/faults.js'
 import { AccountScopeQuery } from '../../schemas/account-scope.js'
 import { scopedAccountId } from './account-scope.js'
@@ -11,7 +10,7 @@ import { scopedAccountId } from './account-scope.js'
 const tag = 'Sandbox control'
 const auth = 'control' as const
 
-/** `/_sandbox/faults` and the request journal that shows what they did (CONTRACT.md sections 10 and 13). */
+/** `/_sandbox/faults` (CONTRACT.md sections 10 and 13); the request journal shows what they did (requests.ts). */
 export const faultControlRoutes = [
   defineRoute({
     method: 'get', path: '/_sandbox/faults', operationId: 'sandboxListFaults', summary: 'Fault rules, in the order they are tried (all, or one account’s)', tag, auth,
@@ -41,15 +40,6 @@ export const faultControlRoutes = [
     handler: ({ params }, ctx) => {
       if (!ctx.deps.control.faults.remove(params.id)) throw new ApiError('resource_missing', `No such fault: '${echoId(params.id)}'. GET /_sandbox/faults lists them.`)
       return { id: params.id, object: 'fault', deleted: true }
-    },
-  }),
-  defineRoute({
-    method: 'get', path: '/_sandbox/requests', operationId: 'sandboxListRequests', summary: 'The most recent /v1 requests, newest first (filters method, path, status, account_id)', tag, auth,
-    request: { query: ListRequestsQuery },
-    status: 200, response: RequestJournalEntrySchema, list: true,
-    handler: ({ query: { limit, offset, ...filter } }, ctx) => {
-      const all = ctx.deps.control.journal.list(filter)
-      return { items: all.slice(offset, offset + limit), total: all.length }
     },
   }),
 ]

@@ -16,10 +16,14 @@ export interface TailOptions extends RequestFilterFlags {
   err: Printer
 }
 
-/** How often the journal is read; it keeps the last 500 requests, far more than arrive in that time. */
+/** How often the journal is read; it keeps the last 1,000 requests of each account (by default), far more than arrive in that time. */
 const POLL_MS = 250
 const PAGE = 100
-/** The journal's size: reading further back than this finds nothing more. */
+/**
+ * How far back one read goes at most: 500 requests of every account together, newest first. (Not
+ * `after` the newest id seen: an idempotent replay shares its first request's id, and the replay of
+ * a request already printed would come after it and be skipped.)
+ */
 const JOURNAL_PAGES = 5
 
 /**

@@ -88,6 +88,13 @@ describe('wallet-sandbox tail', () => {
     expect(stderr).toBe('wallet-sandbox tail: --status takes classes and codes such as 4xx,5xx or 404,429; got "teapot"\n')
   })
 
+  it('says that a sandbox started with --request-log-limit 0 keeps no requests, and exits 1', async () => {
+    const sandbox = await startCli(['--request-log-limit', '0'])
+    const { code, stderr } = await runToExit(['tail', '--base-url', sandbox.ready.base_url])
+    expect(code).toBe(1)
+    expect(stderr).toMatch(/^wallet-sandbox tail: The sandbox keeps no requests \(--request-log-limit 0\).*\(request_log_disabled\)\n$/)
+  })
+
   it('survives a restart of the sandbox: says so, and prints the new sandbox\'s requests, each once', async () => {
     const flags = ['--clock', 'manual', '--rate-limit', '0']
     const first = await startCli(flags)

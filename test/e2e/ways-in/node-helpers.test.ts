@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createWebhookReceiver, EventWaitTimeoutError, startSandbox, type RunningSandbox } from '../../../src/public.js'
+import { createWebhookReceiver, EventWaitTimeoutError, RequestExpectationError, SandboxControlError, startSandbox, type RunningSandbox } from '../../../src/public.js'
 import { signPayload } from '../../../src/standard-webhooks.js'
 
 /** The Node helpers of CONTRACT.md section 20 at their edges: timeouts that explain themselves, and a receiver that refuses forgeries. */
@@ -32,6 +32,62 @@ describe('waitForEvent', () => {
     const error = await sandbox.waitForEvent({ api_key: key, type: 'order.filled', object_id: 'ord_none' }, { timeoutMs: 50 }).catch((thrown: unknown) => thrown)
     expect(error).toBeInstanceOf(EventWaitTimeoutError)
     expect((error as Error).message).toBe(`No order.filled event of ord_none on the account of ${key} within 50 ms; it has had no events at all.`)
+  })
+})
+
+describe('expectRequest and expectNoRequest', () => {
+  const get = (path: string, key: string) => fetch(`${sandbox.url}${path}`, { headers: { authorization: `Bearer ${key}` } })
+
+  it('answer the matched requests, newest first, on the default key’s account unless told otherwise', async () => {
+    const { key } = await sandbox.control.createKey()
+    await get('/wallets?limit=1', sandbox.apiKey)
+    await get('/wallets?limit=2', key)
+    await get('/wallets?limit=3', key)
+    const matched = await sandbox.expectRequest({ api_key: key, path: '/v1/wallets', count: 2, exactly: true })
+    expect(matched.map((request) => request.query)).toEqual(['limit=3', 'limit=2'])
+    expect((await sandbox.expectRequest({ path: '/v1/wallets', query: { limit: '1' } })).map((request) => request.query)).toEqual(['limit=1'])
+    await sandbox.expectNoRequest({ api_key: key, method: 'POST' })
+  })
+
+  it('say when the account sent nothing, and list what matched when there were too many', async () => {
+    const { key } = await sandbox.control.createKey()
+    const nothing = await sandbox.expectRequest({ api_key: key, method: 'POST', path: '/v1/payments' }).catch((thrown: unknown) => thrown)
+    expect(nothing).toBeInstanceOf(RequestExpectationError)
+    expect((nothing as Error).message).toBe(`Expected at least 1 request matching {"method":"POST","path":"/v1/payments"} from the account of sk_test_…${key.slice(-4)}; 0 matched.\nThe account has no other /v1 requests in the journal.`)
+    await get('/prices', key)
+    const started = performance.now()
+    const sent = await sandbox.expectNoRequest({ api_key: key, path: '/v1/prices' }, { withinMs: 10_000 }).catch((thrown: RequestExpectationError) => thrown)
+    // A request that came already fails it at once, not at the end of the window.
+    expect(performance.now() - started).toBeLessThan(5000)
+    expect(sent).toBeInstanceOf(RequestExpectationError)
+    expect((sent as RequestExpectationError).message).toMatch(/^Expected no request matching \{"path":"\/v1\/prices"\} from the account of sk_test_…\w{4} within 10000 ms; 1 matched\.\nMatched:\n  GET \/v1\/prices 200 \(req_\w+, [-\d:.TZ]+\)$/)
+    expect((sent as RequestExpectationError).result.matched).toHaveLength(1)
+  })
+
+  it('waits withinMs of real time for a request sent later', async () => {
+    const { key } = await sandbox.control.createKey()
+    const waiting = sandbox.expectRequest({ api_key: key, path: '/v1/payouts' }, { withinMs: 10_000 })
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    await get('/payouts', key)
+    expect((await waiting).map((request) => request.path)).toEqual(['/v1/payouts'])
+  })
+
+  it('on an account handle, assert on that account alone', async () => {
+    const account = await sandbox.newAccount()
+    await get('/wallets?limit=4', account.apiKey)
+    await get('/wallets?limit=5', sandbox.apiKey)
+    expect((await account.expectRequest({ path: '/v1/wallets' })).map((request) => request.query)).toEqual(['limit=4'])
+    await account.expectNoRequest({ query: { limit: '5' } })
+    const error = await account.expectRequest({ path: '/v1/wallets', count: 2 }).catch((thrown: unknown) => thrown)
+    expect(error).toBeInstanceOf(RequestExpectationError)
+    expect((error as Error).message).toContain(`from the account of sk_test_…${account.apiKey.slice(-4)}; 1 matched.`)
+  })
+
+  it('throw a SandboxControlError naming the field of a bad expectation', async () => {
+    const error = await sandbox.expectRequest({ path: 'payments' }).catch((thrown: unknown) => thrown)
+    expect(error).toBeInstanceOf(SandboxControlError)
+    expect(error).toMatchObject({ status: 400, code: 'parameter_invalid', param: 'path' })
+    await expect(sandbox.expectRequest({}, { withinMs: 30_001 })).rejects.toMatchObject({ param: 'within_ms' })
   })
 })
 

@@ -6,7 +6,7 @@ import { requestFilter } from '../../../src/cli/terminal/request-filters.js'
 
 const entry = (method: string, path: string, status: number | null): SandboxRequest => ({
   id: 'req_1', method, path, query: null, status, duration_ms: 1, api_key: null, account_id: null,
-  idempotency_key: null, replayed: false, fault: null, at: '2026-01-01T00:00:00.000Z', request_body: null, response_body: null,
+  idempotency_key: null, replayed: false, fault: null, at: '2026-01-01T00:00:00.000Z', headers: {}, request_body: null, response_body: null, truncated: false,
 })
 
 const ENTRIES = [

@@ -17,6 +17,7 @@ from .errors import (
     SharedSandboxWarning,
 )
 from .events import EventWaitTimeout
+from .expectations import RequestExpectationError
 from .receiver import Delivery, WebhookReceiver
 from .sandbox import Sandbox, attach_sandbox, start_sandbox
 
@@ -27,6 +28,7 @@ __all__ = [
     "ControlClient",
     "Delivery",
     "EventWaitTimeout",
+    "RequestExpectationError",
     "Sandbox",
     "SandboxAccount",
     "SandboxApiError",

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Mapping
 
 from . import transport
 from .control import ControlClient, SandboxClock
 from .durations import Duration, whole_milliseconds
 from .events import Event, EventPage, EventTypes
+from .expectations import Headers, Request, Status, Within
 
 
 class SandboxAccount:
@@ -121,3 +122,31 @@ class SandboxAccount:
         """``await`` it in a test on an event loop (pytest-asyncio): as ``wait_for_event``, and the loop goes on meanwhile."""
         __tracebackhide__ = True
         return await self.sandbox.wait_for_event_async(api_key=self.api_key, type=type, object_id=object_id, timeout=timeout)
+
+    # What the code under test sent with its key.
+
+    def expect_request(
+        self, *, method: str | None = None, path: str | None = None, query: Mapping[str, str] | None = None, headers: Headers | None = None,
+        body: Any = None, status: Status | None = None, count: int | None = None, exactly: bool | None = None, within: Within = None,
+    ) -> list[Request]:
+        """
+        The requests made with this account's keys that match, newest first (``headers``,
+        ``request_body``, ``replayed``, ``fault``…). ``path`` is exact, a template
+        (``/v1/payments/{id}``) or a prefix ending in ``*``; ``query`` and ``headers`` dicts (a header
+        True is present, False absent); ``body`` the JSON the request's must contain; ``status`` 201 or
+        "4xx". Fewer than ``count`` (default 1), or other than ``count`` with ``exactly=True``: a
+        RequestExpectationError, a test failure, showing each near miss as ``body.amount: expected
+        "10.00", got "10"``. ``within`` (a timedelta or seconds, at most 30) waits for them, in real time.
+        """
+        __tracebackhide__ = True
+        return self.sandbox.expect_request(
+            api_key=self.api_key, method=method, path=path, query=query, headers=headers, body=body, status=status, count=count, exactly=exactly, within=within,
+        )
+
+    def expect_no_request(
+        self, *, method: str | None = None, path: str | None = None, query: Mapping[str, str] | None = None, headers: Headers | None = None,
+        body: Any = None, status: Status | None = None, within: Within = None,
+    ) -> None:
+        """That no matching request came with this account's keys, nor comes ``within`` (the whole window is waited)."""
+        __tracebackhide__ = True
+        self.sandbox.expect_no_request(api_key=self.api_key, method=method, path=path, query=query, headers=headers, body=body, status=status, within=within)

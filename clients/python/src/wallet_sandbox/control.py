@@ -7,6 +7,7 @@ from typing import Any, Literal, Optional, TypedDict
 from . import transport
 from .durations import Duration, whole_milliseconds
 from .events import Event, EventPage, EventTypes, Query, run, run_async, type_filter, waiting
+from .expectations import RequestExpectations
 
 
 class SandboxClock(TypedDict):
@@ -26,12 +27,13 @@ def account_scope(api_key: str | None, account_id: str | None) -> dict[str, str]
     return {name: value for name, value in (("api_key", api_key), ("account_id", account_id)) if value is not None}
 
 
-class ControlClient:
+class ControlClient(RequestExpectations):
     """
     Calls of the control API; each returns the answer's ``data``, or raises SandboxApiError with
     the sandbox's error. The control token, when the sandbox has one, goes with every call. The
     clock, snapshots and resets are one account's with ``api_key=`` (or ``account_id=``), and the
-    whole sandbox's without: every account in it, whichever test made it.
+    whole sandbox's without: every account in it, whichever test made it. ``expect_request`` and
+    ``expect_no_request`` (RequestExpectations) assert on what an account sent.
     """
 
     def __init__(self, base_url: str, control_token: str | None = None) -> None:
@@ -178,6 +180,11 @@ class ControlClient:
         url = transport.with_query(f"{self.base_url}/_sandbox/events", query)
         page: EventPage = await transport.get_async(url, token=self.control_token, timeout=_poll_timeout(query.get("wait")))
         return page
+
+    # What an account sent: expect_request and expect_no_request (RequestExpectations) ask here.
+
+    def _expect(self, body: dict[str, Any]) -> dict[str, Any]:
+        return self._object("POST", "/requests/expect", body, timeout=_poll_timeout(body.get("within_ms")))
 
 
 def _whose(api_key: str | None, account_id: str | None) -> dict[str, str]:

@@ -29,14 +29,16 @@ class SandboxVersionError(RuntimeError):
 class SandboxApiError(Exception):
     """
     An answer other than 2xx. ``status``, the sandbox's error ``code`` (``resource_missing``…), the
-    ``request_id`` (to find the request in the sandbox's log: ``wallet-sandbox tail``, the dashboard)
-    and the parsed ``body`` are kept; the message is the method, the URL and the sandbox's own words.
+    ``param`` it names when a field was wrong, the ``request_id`` (to find the request in the
+    sandbox's log: ``wallet-sandbox tail``, the dashboard) and the parsed ``body`` are kept; the
+    message is the method, the URL and the sandbox's own words.
     """
 
     def __init__(self, method: str, url: str, status: int, body: Any, request_id: str | None = None) -> None:
         error = body.get("error") if isinstance(body, dict) else None
         self.status = status
         self.code: str | None = error.get("code") if isinstance(error, dict) else None
+        self.param: str | None = error.get("param") if isinstance(error, dict) else None
         # The body's, as the API's error envelope has it; the X-Request-Id header's otherwise.
         self.request_id: str | None = (body.get("request_id") if isinstance(body, dict) else None) or request_id
         self.body = body

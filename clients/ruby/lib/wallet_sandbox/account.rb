@@ -35,6 +35,15 @@ module WalletSandbox
 
     def wait_for_event(type = nil, **options) = @sandbox.wait_for_event(type, api_key: @api_key, **options)
 
+    # Asserts what the code under test sent with this account's key: Control#expect_request's
+    # keywords (`method:`, `path:`, `query:`, `headers:`, `body:`, `status:`, `count:`, `exactly:`,
+    # `within:`), all but whose. Answers the matching requests, newest first; raises
+    # RequestExpectationError, whose message shows the closest requests, otherwise.
+    def expect_request(**expectation) = @sandbox.expect_request(**own(expectation, :expect_request))
+
+    # Asserts that no such request came with this account's key, over `within:` of real time.
+    def expect_no_request(**expectation) = @sandbox.expect_no_request(**own(expectation, :expect_no_request))
+
     # This account's clock, the sandbox clock plus its own offset: `{"mode", "now", "offset_ms", "account_id"}`.
     def clock = @sandbox.clock(api_key: @api_key)
 
@@ -65,5 +74,17 @@ module WalletSandbox
     def reset = @sandbox.reset(api_key: @api_key)
 
     def inspect = "#<#{self.class.name} #{@account_id} #{@api_key} on #{@sandbox.base_url}>"
+
+    private
+
+    # An expectation about this account's requests; another account's are the sandbox's to check.
+    def own(expectation, name)
+      whose = expectation.keys & %i[api_key account_id]
+      unless whose.empty?
+        raise ArgumentError, "#{name} on an account checks that account's own requests and takes no #{whose.join(' or ')}; " \
+                             "another account's are wallet_sandbox.#{name}(api_key: …)"
+      end
+      { **expectation, api_key: @api_key }
+    end
   end
 end

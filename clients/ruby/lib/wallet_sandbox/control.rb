@@ -3,6 +3,7 @@
 require "erb"
 require_relative "duration"
 require_relative "event_wait"
+require_relative "request_expectations"
 require_relative "shared_sandbox_warning"
 
 module WalletSandbox
@@ -12,6 +13,7 @@ module WalletSandbox
   # SharedSandboxWarning).
   module Control
     include EventWait
+    include RequestExpectations
 
     def health = control(:get, "/health")
 

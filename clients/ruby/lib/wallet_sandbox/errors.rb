@@ -47,4 +47,17 @@ module WalletSandbox
       @seen = seen
     end
   end
+
+  # A request expectation that was not met (Control#expect_request, #expect_no_request): the message
+  # shows the expectation and the account's closest requests, each difference as `field: expected …,
+  # got …`; `expectation` is what was asked, `result` the API's `{"satisfied", "matched", "near_misses"}`.
+  class RequestExpectationError < Error
+    attr_reader :expectation, :result
+
+    def initialize(message, expectation:, result:)
+      super(message)
+      @expectation = expectation
+      @result = result
+    end
+  end
 end

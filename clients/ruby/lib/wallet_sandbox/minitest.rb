@@ -9,8 +9,9 @@ module WalletSandbox
   # sandbox for the whole run, started by the first test that uses it (with
   # `WalletSandbox::Minitest.options`, the keywords of WalletSandbox.start) and stopped once the run
   # is over; each test gets `wallet_sandbox`, a fresh account of its own, `sandbox_account`, and
-  # the assertions assert_received_event and refute_received_event. Tests of a `parallelize_me!`
-  # class share the sandbox, each on its own account, with its own clock and state.
+  # the assertions assert_received_event, refute_received_event, assert_request_sent and
+  # refute_request_sent. Tests of a `parallelize_me!` class share the sandbox, each on its own
+  # account, with its own clock and state.
   module Minitest
     @options = {}
     @run_sandbox = RunSandbox.new { options }
@@ -49,6 +50,27 @@ module WalletSandbox
             "but it has #{event['type']} #{event['id']}.")
     rescue EventTimeout
       pass
+    end
+
+    # Passes when `account` (an Account, or a Sandbox for its own key) sent the requests the keywords
+    # of #expect_request describe (`method:`, `path:`, `query:`, `headers:`, `body:`, `status:`,
+    # `count:`, `exactly:`, `within:`); fails with the closest requests it sent instead. Answers the
+    # matching requests, newest first. A bad expectation is an error (APIError naming the field), not
+    # a failure.
+    def assert_request_sent(account, **expectation)
+      matched = account.expect_request(**expectation)
+      pass
+      matched
+    rescue RequestExpectationError => e
+      flunk(e.message)
+    end
+
+    # Passes when no such request came from `account`, over `within:` of real time when given.
+    def refute_request_sent(account, **expectation)
+      account.expect_no_request(**expectation)
+      pass
+    rescue RequestExpectationError => e
+      flunk(e.message)
     end
   end
 end

@@ -4,13 +4,14 @@ require "rspec/core"
 require "wallet_sandbox"
 require "wallet_sandbox/run_sandbox"
 require "wallet_sandbox/rspec/have_received_event"
+require "wallet_sandbox/rspec/have_received_request"
 
 module WalletSandbox
   # `require "wallet_sandbox/rspec"`: one sandbox for the whole run, started by the first example
   # that uses it (with `config.wallet_sandbox_options`, the keywords of WalletSandbox.start), so that
   # a run of unit specs alone starts none, and stopped after the suite; each example gets
-  # `wallet_sandbox`, a fresh account of its own, `sandbox_account`, and the matcher
-  # `have_received_event`.
+  # `wallet_sandbox`, a fresh account of its own, `sandbox_account`, and the matchers
+  # `have_received_event` and `have_received_request`.
   module RSpec
     @run_sandbox = RunSandbox.new { ::RSpec.configuration.wallet_sandbox_options }
 
