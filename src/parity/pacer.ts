@@ -25,5 +25,7 @@ export function createPacer(rate: number, options: { now?: () => number; sleep?:
     next = at + gap
     const wait = at - now()
     if (wait > 0) await sleep(wait)
+    // A timer that fired late (a busy machine) starts the next gap from when this request really went.
+    next = Math.max(next, now() + gap)
   }
 }

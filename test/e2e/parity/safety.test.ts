@@ -99,9 +99,9 @@ describe('the hosted sandbox\'s limits', () => {
     expect(code).toBe(0)
     const times = sides.proxy.requests.slice(from).map((request) => request.at)
     expect(times.length).toBeGreaterThan(10)
-    const gaps = times.slice(1).map((at, i) => at - times[i]!)
-    // 1000/6 ms apart as sent; arrival may bunch a little.
-    expect(Math.min(...gaps)).toBeGreaterThan(1000 / 6 - 30)
+    // 1000/6 ms apart as sent (the pacer's unit tests hold each gap); arrivals, timed by this busy
+    // test process, may bunch, so here the spacing is judged on average and the limit per second.
+    expect((times.at(-1)! - times[0]!) / (times.length - 1)).toBeGreaterThan(1000 / 6)
     const mostInASecond = Math.max(...times.map((start) => times.filter((at) => at >= start && at < start + 1000).length))
     expect(mostInASecond).toBeLessThanOrEqual(6)
   }, 60_000)

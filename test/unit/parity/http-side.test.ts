@@ -25,6 +25,18 @@ describe('createPacer', () => {
     await pace()
     expect(waits).toHaveLength(4)
   })
+
+  it('starts the next gap from when a late timer really sent the request, never closer', async () => {
+    let now = 0
+    const sent: number[] = []
+    // Each sleep overshoots by 100 ms, as a timer does on a busy machine.
+    const pace = createPacer(4, { now: () => now, sleep: async (ms) => void (now += ms + 100) })
+    for (let i = 0; i < 4; i++) {
+      await pace()
+      sent.push(now)
+    }
+    expect(sent.slice(1).map((at, i) => at - sent[i]!)).toEqual([362.5, 362.5, 362.5])
+  })
 })
 
 describe('createSide', () => {
