@@ -86,9 +86,9 @@ function describeOutput(child) {
   return text ? `:\n${text}` : ''
 }
 
-/** Spawns `node script ...args` with its stderr kept for error messages. */
-export function spawnNode(script, args) {
-  const child = spawn(process.execPath, [script, ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] })
+/** Spawns `node ...nodeArgs script ...args` with its stderr kept for error messages. */
+export function spawnNode(script, args, nodeArgs = []) {
+  const child = spawn(process.execPath, [...nodeArgs, script, ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] })
   child.output = []
   child.stderr.setEncoding('utf8')
   child.stderr.on('data', (chunk) => child.output.length < 50 && child.output.push(chunk))

@@ -17,10 +17,10 @@ const seconds = (since) => `${((performance.now() - since) / 1000).toFixed(1)} s
 
 const STEPS = [
   ['compiling src/ to dist/ (tsc)', ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.build.json']],
-  ['bundling the command line and making its code cache (scripts/bundle-cli.mjs)', ['scripts/bundle-cli.mjs']],
+  ['bundling the command line and the library, making their code cache (scripts/bundle-cli.mjs)', ['scripts/bundle-cli.mjs']],
 ]
 
-const outputs = ['dist/cli/main.js', 'dist/cli.bundle.cjs', 'dist/code-cache.js', 'dist/public.js']
+const outputs = ['dist/cli/main.js', 'dist/cli.bundle.cjs', 'dist/code-cache.js', 'dist/public.js', 'dist/library.cjs', 'dist/library.mjs']
 const built = outputs.every((file) => existsSync(file)) ? Math.min(...outputs.map((file) => statSync(file).mtimeMs)) : 0
 if (built === 0 || newest('src') > built) {
   const started = performance.now()

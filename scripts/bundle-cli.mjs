@@ -1,13 +1,14 @@
-// Bundles the command-line entry into one CommonJS file, dist/cli.bundle.cjs, and makes the V8 code
-// cache that ships next to it; bin/wallet-sandbox.js runs the bundle through that cache (see
-// src/code-cache.ts). Why: a cold start was mostly loading code. express's dependencies and zod ship
-// as hundreds of small modules (about 320 ms to a first answer unbundled, 220 ms bundled), and then
-// compiling the bundle was the largest cost left (about 160 ms with the cache, against 150 ms for a
-// minimal express app, on this project's machines). The library entry (dist/public.js) stays plain
-// tsc output.
+// Bundles the command line and the library into one CommonJS file, dist/cli.bundle.cjs, and makes
+// the V8 code cache that ships next to it; bin/wallet-sandbox.js and the library's entries
+// (dist/library.cjs for require(), dist/library.mjs for import, both written here) run the bundle
+// through that cache (see src/code-cache.ts). Why: a cold start was mostly loading code. express's
+// dependencies and zod ship as hundreds of small modules (about 320 ms to a first answer unbundled,
+// 220 ms bundled), and then compiling the bundle was the largest cost left (about 160 ms with the
+// cache, against 150 ms for a minimal express app, on this project's machines). The library's
+// import was tsc output, hundreds of modules, until issue 33: 460 to 590 ms on a quiet machine.
 import { execFileSync } from 'node:child_process'
 import { isAscii } from 'node:buffer'
-import { readdirSync, readFileSync, rmSync } from 'node:fs'
+import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { en } from '@faker-js/faker'
 import { build } from 'esbuild'
@@ -66,6 +67,16 @@ const mimeTypesOnFirstUse = onFirstUse('mime-types', `{
 }`)
 
 /**
+ * express requires qs as it loads, for its "extended" query parser; qs brings side-channel,
+ * object-inspect, get-intrinsic and their helpers (51 modules, 83 KB of the bundle, evaluated at
+ * every start). The sandbox sets the "simple" parser (src/http/app.ts), so express never calls qs.
+ */
+const qsOnFirstUse = onFirstUse('qs', `{
+  parse: (text, options) => load().parse(text, options),
+  stringify: (object, options) => load().stringify(object, options),
+}`)
+
+/**
  * Node's own modules that bundled packages require as they load but use only for what the sandbox
  * never does: ws requires `tls` and `https` for client connections (the stream is a server), and
  * commander `child_process` for subcommands run as executables. Loading them is about 12 ms of a
@@ -115,14 +126,22 @@ export const faker = new Faker({ locale: [${JSON.stringify({ metadata: en.metada
   },
 }
 
+/**
+ * The library's exports (src/public.ts), and the command line's `main`, whose modules (commander and
+ * the commands) are evaluated only when it is called: a test suite's import does not pay for them.
+ */
+const ENTRY = `export * from './src/public.ts'
+export const main = async (argv) => (await import('./src/cli/main.ts')).main(argv)
+`
+
 await build({
-  stdin: { contents: "export { main } from './src/cli/main.ts'\n", resolveDir: '.', loader: 'ts', sourcefile: 'cli-entry.ts' },
+  stdin: { contents: ENTRY, resolveDir: '.', loader: 'ts', sourcefile: 'sandbox-entry.ts' },
   bundle: true,
   platform: 'node',
   format: 'cjs',
   target: 'node20',
   outfile: bundleFile,
-  plugins: [bodyParserOnFirstUse, mimeTypesOnFirstUse, fakerPersonNamesOnly, builtinsOnFirstUse],
+  plugins: [bodyParserOnFirstUse, mimeTypesOnFirstUse, qsOnFirstUse, fakerPersonNamesOnly, builtinsOnFirstUse],
   // Names are not minified, so stack traces in the logs stay readable.
   minifyWhitespace: true,
   minifySyntax: true,
@@ -136,13 +155,60 @@ await build({
 // loadBundle() reads the bundle as latin1 when it is ASCII, which is what esbuild writes by default.
 if (!isAscii(readFileSync(bundleFile))) throw new Error('bundle-cli: the bundle is not ASCII')
 
-// The shipped code cache: start the CLI once through the bundle, as bin/wallet-sandbox.js does, and
-// write the cache once it listens (so it holds the start-up code, not only the top level).
+// loadBundle() as CommonJS as well, for the library's require() entry (tsc makes dist/code-cache.js, an ES module).
+await build({ entryPoints: ['src/code-cache.ts'], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: `${dist}code-cache.cjs`, logLevel: 'warning' })
+
+/**
+ * The library's entries. require() gets the bundle's exports; import gets the same objects through
+ * the CommonJS one (one module instance, so `instanceof ConfigError` holds whichever way a suite
+ * loaded it), their names listed from the bundle itself. The first startSandbox() writes a code
+ * cache when the shipped one does not fit this Node, as the CLI's first start does.
+ */
+const { main: _cli, ...library } = (await import(pathToFileURL(bundleFile).href)).default
+writeFileSync(`${dist}library.cjs`, `'use strict'
+// The library's entry for require() (package.json "exports"): dist/cli.bundle.cjs through its V8
+// code cache. Written by scripts/bundle-cli.mjs.
+const { loadSandboxBundle } = require('./code-cache.cjs')
+const bundle = loadSandboxBundle(__dirname)
+const { main: _cli, ...library } = bundle.exports
+module.exports = {
+  ...library,
+  async startSandbox(options) {
+    const sandbox = await library.startSandbox(options)
+    bundle.saveCache()
+    return sandbox
+  },
+}
+`)
+writeFileSync(`${dist}library.mjs`, `// The library's entry for import (package.json "exports"): the objects of dist/library.cjs. Written
+// by scripts/bundle-cli.mjs.
+import library from './library.cjs'
+
+export const { ${Object.keys(library).sort().join(', ')} } = library
+`)
+
+// The shipped code cache: start the CLI once through the bundle, as bin/wallet-sandbox.js does, then
+// send what a test sends first (the health check, its wallets, a payment) to a library sandbox in
+// the same process, and write the cache: it then holds the start-up code and the first requests'
+// (the request pipeline, the route groups they load), which V8 would otherwise compile while the
+// first requests wait (issue 33, docs/benchmarks.md).
 for (const file of readdirSync(dist)) if (file.endsWith('.v8cache')) rmSync(`${dist}${file}`)
 const makeCache = `
 import { loadBundle } from ${JSON.stringify(pathToFileURL(`${dist}code-cache.js`).href)}
 const bundle = loadBundle(${JSON.stringify(bundleFile)}, [${JSON.stringify(dist)}])
 await bundle.exports.main(['node', 'wallet-sandbox', '--host', '127.0.0.1', '--port', '0', '--quiet'])
+const sandbox = await bundle.exports.startSandbox({ host: '127.0.0.1', port: 0 })
+const send = async (path, init = {}) => {
+  const answer = await fetch(sandbox.baseUrl + path, { ...init, headers: { authorization: 'Bearer ' + sandbox.apiKey, 'content-type': 'application/json' } })
+  if (!answer.ok) throw new Error('bundle-cli: ' + path + ' answered ' + answer.status)
+  return answer.json()
+}
+await send('/_sandbox/health')
+const wallets = await send('/v1/wallets?limit=100')
+const source = wallets.data.find((wallet) => wallet.type === 'institutional' && wallet.network === 'polygon' && wallet.currency === 'USDC')
+const payment = { amount: '0.000001', currency: 'USDC', source_wallet: source.id, recipient: '0x000000000000000000000000000000000000dEaD' }
+await send('/v1/payments', { method: 'POST', body: JSON.stringify(payment) })
+await sandbox.close()
 bundle.saveCache()
 process.kill(process.pid, 'SIGTERM') // the CLI's own clean stop
 `

@@ -2,6 +2,7 @@ import { isAscii } from 'node:buffer'
 import { createHash } from 'node:crypto'
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
 import { createRequire } from 'node:module'
+import { tmpdir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import { Script } from 'node:vm'
 
@@ -11,7 +12,7 @@ export interface LoadedBundle {
   /** `accepted`: V8 used a cache and skipped compiling; `rejected`: a cache was found but made by another V8 or flags; `none`: no cache yet. */
   cache: 'accepted' | 'rejected' | 'none'
   /**
-   * Writes the cache (only when none was accepted) into the first of the cache folders. Call it once
+   * Writes the cache (only when none was accepted, and only the first time) into the first of the cache folders. Call it once
    * the bundle has done its start-up work: V8 then includes every function compiled so far, not
    * only the top level. Best effort: a folder that cannot be written is skipped silently.
    */
@@ -46,6 +47,7 @@ export function loadBundle(bundleFile: string, cacheDirs: string[]): LoadedBundl
   })
   const cache = cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'accepted'
   const module = { exports: {} as Record<string, unknown> }
+  let saved = false
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void
   wrapper.call(module.exports, module.exports, createRequire(bundleFile), module, bundleFile, dirname(bundleFile))
 
@@ -54,7 +56,8 @@ export function loadBundle(bundleFile: string, cacheDirs: string[]): LoadedBundl
     cache,
     saveCache() {
       const dir = cacheDirs[0]
-      if (cache === 'accepted' || dir === undefined) return
+      if (cache === 'accepted' || saved || dir === undefined) return
+      saved = true
       try {
         mkdirSync(dir, { recursive: true, mode: 0o700 })
         if (!isTrusted(dir)) return
@@ -67,6 +70,15 @@ export function loadBundle(bundleFile: string, cacheDirs: string[]): LoadedBundl
       }
     },
   }
+}
+
+/**
+ * The sandbox's bundle (`dist/cli.bundle.cjs`: the CLI and the library alike), run through the cache
+ * made at build time in `dist` or, when that one does not fit this Node, one in the temp folder,
+ * made by the first start and used by the next ones. `dist` is the folder of the bundle.
+ */
+export function loadSandboxBundle(dist: string): LoadedBundle {
+  return loadBundle(join(dist, 'cli.bundle.cjs'), [join(tmpdir(), `wallet-sandbox-code-cache-${process.getuid?.() ?? 'user'}`), dist])
 }
 
 function readIfPresent(file: string): Buffer | undefined {

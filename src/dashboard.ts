@@ -1,4 +1,4 @@
-import { readFile } from 'node:fs/promises'
+import { readFile } from 'node:fs'
 import type { Express, NextFunction, Request, Response } from 'express'
 import { ApiError } from './errors.js'
 import { EVENT_TYPES } from './model/events.js'
@@ -63,7 +63,8 @@ export function mountDashboard(app: Express): void {
     const generated = GENERATED.get(file)
     if (generated) return Promise.resolve(generated)
     if (!content) {
-      content = readFile(new URL(file, DASHBOARD_DIR))
+      // node:fs's callbacks, not node:fs/promises, which is about 1.5 ms of a cold start to load (issue 33).
+      content = new Promise<Buffer>((resolve, reject) => readFile(new URL(file, DASHBOARD_DIR), (error, data) => (error ? reject(error) : resolve(data))))
       content.catch(() => loaded.delete(file)) // a failed read (a 500) is tried again next time
       loaded.set(file, content)
     }

@@ -4,78 +4,86 @@ import { fileURLToPath } from 'node:url'
 import * as z from 'zod'
 import { NETWORKS } from './model/networks.js'
 import { SCOPES } from './model/records.js'
+import { lazily } from './lazily.js'
 
 /** Where the fixtures shipped with the package live (`fixtures/` next to `src/` or `dist/`). */
 export const SHIPPED_FIXTURES_DIR = fileURLToPath(new URL('../fixtures', import.meta.url))
 
-const Decimal = z.string().regex(/^(0|[1-9][0-9]*)(\.[0-9]+)?$/)
-const SeedWallet = z.object({ network: z.enum(NETWORKS), currency: z.string(), balance: Decimal })
+/**
+ * The fixture files `loadFixtures` reads, with their schemas (prices.json belongs to
+ * src/market/price-fixture.ts). Built only to validate a `--fixtures` folder: the package's own files
+ * are read without them.
+ */
+export const fixtureSchemas = lazily(() => {
+  const Decimal = z.string().regex(/^(0|[1-9][0-9]*)(\.[0-9]+)?$/)
+  const SeedWallet = z.object({ network: z.enum(NETWORKS), currency: z.string(), balance: Decimal })
 
-const AccountsFixtureSchema = z.object({
-  default_account: z.object({
-    id: z.string().regex(/^acct_[A-Za-z0-9]{24}$/),
-    keys: z.array(
-      z.object({
-        key: z.string().regex(/^(sk|rk)_test_[A-Za-z0-9_]{8,}$/),
-        type: z.enum(['secret', 'restricted']),
-        scopes: z.array(z.union([z.enum(SCOPES), z.literal('*')])).optional(),
-        allowed_ips: z.array(z.string()).default([]),
-      }),
-    ),
-  }),
-  institutional_wallets: z.array(SeedWallet),
-  user_wallets: z.array(SeedWallet),
-})
+  const AccountsFixtureSchema = z.object({
+    default_account: z.object({
+      id: z.string().regex(/^acct_[A-Za-z0-9]{24}$/),
+      keys: z.array(
+        z.object({
+          key: z.string().regex(/^(sk|rk)_test_[A-Za-z0-9_]{8,}$/),
+          type: z.enum(['secret', 'restricted']),
+          scopes: z.array(z.union([z.enum(SCOPES), z.literal('*')])).optional(),
+          allowed_ips: z.array(z.string()).default([]),
+        }),
+      ),
+    }),
+    institutional_wallets: z.array(SeedWallet),
+    user_wallets: z.array(SeedWallet),
+  })
 
-const NetworksFixtureSchema = z.object({
-  screening_delay_ms: z.number().int().min(0),
-  confirmation_delay_ms: z.record(z.enum(NETWORKS), z.number().int().min(0)),
-})
+  const NetworksFixtureSchema = z.object({
+    screening_delay_ms: z.number().int().min(0),
+    confirmation_delay_ms: z.record(z.enum(NETWORKS), z.number().int().min(0)),
+  })
 
-const MagicFixtureSchema = z.array(
-  z.object({
-    network: z.enum(NETWORKS),
-    address: z.string(),
-    outcome: z.enum(['failed', 'pending']),
-    failure_code: z.string().nullable(),
-    stage: z.enum(['pending', 'processing']).nullable(),
-    description: z.string(),
-  }),
-)
-
-const SETTLEMENT_MAGIC_CODES = ['compliance_rejected', 'bridge_failed', 'beneficiary_account_closed', 'beneficiary_name_mismatch'] as const
-
-/** Destinations whose settlements fail (docs/settlements.md): addresses per network, bank accounts by one beneficiary field. */
-const SettlementMagicFixtureSchema = z.array(
-  z.discriminatedUnion('destination_type', [
-    z.object({ destination_type: z.literal('address'), network: z.enum(NETWORKS), address: z.string(), failure_code: z.enum(SETTLEMENT_MAGIC_CODES), description: z.string() }),
+  const MagicFixtureSchema = z.array(
     z.object({
-      destination_type: z.literal('bank_account'),
-      currency: z.enum(['USD', 'EUR', 'GBP', 'MXN']),
-      field: z.enum(['account_number', 'iban', 'clabe']),
-      value: z.string(),
-      failure_code: z.enum(SETTLEMENT_MAGIC_CODES),
+      network: z.enum(NETWORKS),
+      address: z.string(),
+      outcome: z.enum(['failed', 'pending']),
+      failure_code: z.string().nullable(),
+      stage: z.enum(['pending', 'processing']).nullable(),
       description: z.string(),
     }),
-  ]),
-)
+  )
 
-const ScreeningFixtureSchema = z.array(z.object({ network: z.enum(NETWORKS), address: z.string(), reason: z.string() }))
+  const SETTLEMENT_MAGIC_CODES = ['compliance_rejected', 'bridge_failed', 'beneficiary_account_closed', 'beneficiary_name_mismatch'] as const
 
-/** The fixture files `loadFixtures` reads, with their schemas (prices.json belongs to src/market/price-fixture.ts). */
-export const FIXTURE_SCHEMAS = {
-  'accounts.json': AccountsFixtureSchema,
-  'networks.json': NetworksFixtureSchema,
-  'magic.json': MagicFixtureSchema,
-  'screening.json': ScreeningFixtureSchema,
-  'settlements.json': SettlementMagicFixtureSchema,
-} as const
+  /** Destinations whose settlements fail (docs/settlements.md): addresses per network, bank accounts by one beneficiary field. */
+  const SettlementMagicFixtureSchema = z.array(
+    z.discriminatedUnion('destination_type', [
+      z.object({ destination_type: z.literal('address'), network: z.enum(NETWORKS), address: z.string(), failure_code: z.enum(SETTLEMENT_MAGIC_CODES), description: z.string() }),
+      z.object({
+        destination_type: z.literal('bank_account'),
+        currency: z.enum(['USD', 'EUR', 'GBP', 'MXN']),
+        field: z.enum(['account_number', 'iban', 'clabe']),
+        value: z.string(),
+        failure_code: z.enum(SETTLEMENT_MAGIC_CODES),
+        description: z.string(),
+      }),
+    ]),
+  )
 
-export type AccountsFixture = z.infer<typeof AccountsFixtureSchema>
-export type NetworksFixture = z.infer<typeof NetworksFixtureSchema>
-export type MagicAddress = z.infer<typeof MagicFixtureSchema>[number]
-export type ScreeningEntry = z.infer<typeof ScreeningFixtureSchema>[number]
-export type SettlementMagic = z.infer<typeof SettlementMagicFixtureSchema>[number]
+  const ScreeningFixtureSchema = z.array(z.object({ network: z.enum(NETWORKS), address: z.string(), reason: z.string() }))
+
+  return {
+    'accounts.json': AccountsFixtureSchema,
+    'networks.json': NetworksFixtureSchema,
+    'magic.json': MagicFixtureSchema,
+    'screening.json': ScreeningFixtureSchema,
+    'settlements.json': SettlementMagicFixtureSchema,
+  } as const
+})
+type FixtureSchemas = ReturnType<typeof fixtureSchemas>
+
+export type AccountsFixture = z.infer<FixtureSchemas['accounts.json']>
+export type NetworksFixture = z.infer<FixtureSchemas['networks.json']>
+export type MagicAddress = z.infer<FixtureSchemas['magic.json']>[number]
+export type ScreeningEntry = z.infer<FixtureSchemas['screening.json']>[number]
+export type SettlementMagic = z.infer<FixtureSchemas['settlements.json']>[number]
 
 export interface Fixtures {
   accounts: AccountsFixture
@@ -94,12 +102,12 @@ export class FixturesError extends Error {
 /** Reads and validates the fixture files of `dir`; throws FixturesError naming the file and problem. */
 export function loadFixtures(dir: string): Fixtures {
   return {
-    accounts: readFixture(dir, 'accounts.json', FIXTURE_SCHEMAS['accounts.json']),
-    networks: readFixture(dir, 'networks.json', FIXTURE_SCHEMAS['networks.json']),
-    magic: readFixture(dir, 'magic.json', FIXTURE_SCHEMAS['magic.json']),
-    screening: readFixture(dir, 'screening.json', FIXTURE_SCHEMAS['screening.json']),
+    accounts: readFixture(dir, 'accounts.json', () => fixtureSchemas()['accounts.json']),
+    networks: readFixture(dir, 'networks.json', () => fixtureSchemas()['networks.json']),
+    magic: readFixture(dir, 'magic.json', () => fixtureSchemas()['magic.json']),
+    screening: readFixture(dir, 'screening.json', () => fixtureSchemas()['screening.json']),
     // Folders made before settlements existed have no settlements.json: the shipped one stands in.
-    settlementMagic: readFixture(existsSync(join(dir, 'settlements.json')) ? dir : SHIPPED_FIXTURES_DIR, 'settlements.json', FIXTURE_SCHEMAS['settlements.json']),
+    settlementMagic: readFixture(existsSync(join(dir, 'settlements.json')) ? dir : SHIPPED_FIXTURES_DIR, 'settlements.json', () => fixtureSchemas()['settlements.json']),
     dir,
   }
 }
@@ -109,7 +117,7 @@ export function loadFixtures(dir: string): Fixtures {
  * the test suite checks that each of them parses to exactly itself (test/unit/fixtures.test.ts),
  * and parsing them again on every start took about a tenth of the cold start.
  */
-export function readFixture<T extends z.ZodType>(dir: string, name: string, schema: T): z.output<T> {
+export function readFixture<T extends z.ZodType>(dir: string, name: string, schema: () => T): z.output<T> {
   const path = join(dir, name)
   let raw: unknown
   try {
@@ -118,7 +126,7 @@ export function readFixture<T extends z.ZodType>(dir: string, name: string, sche
     throw new FixturesError(`Fixture ${path} cannot be read: ${(error as Error).message}`)
   }
   if (dir === SHIPPED_FIXTURES_DIR) return raw as z.output<T>
-  const parsed = schema.safeParse(raw)
+  const parsed = schema().safeParse(raw)
   if (!parsed.success) throw new FixturesError(`Fixture ${path} is invalid:\n${z.prettifyError(parsed.error)}`)
   return parsed.data
 }

@@ -5,22 +5,15 @@ import type { AddressInfo } from 'node:net'
 import type { Express, RequestHandler } from 'express'
 import { createClock, wallClockMs, type Clock } from './clock.js'
 import { idsVaryAcrossStarts, seedOf, type Config } from './config.js'
-import { accountControlRoutes } from './api/sandbox/accounts.js'
 import { createFaultRules } from './control/fault-rules.js'
-import { faultControlRoutes } from './api/sandbox/faults.js'
-import { requestControlRoutes } from './api/sandbox/requests.js'
-import { controlRoutes } from './api/sandbox/routes.js'
 import { createSandboxControl, type SandboxControl } from './control/sandbox-control.js'
 import { createAccountClocks } from './control/account-clocks.js'
-import { snapshotRoutes } from './api/sandbox/snapshots.js'
-import { webhookControlRoutes } from './api/sandbox/webhooks.js'
 import { ApiError } from './errors.js'
 import { createBus, type Bus } from './events/bus.js'
 import { createPublisher } from './events/publisher.js'
 import { defaultConfiguredSecret } from './events/signing.js'
 import { createWebhookEngine, type WebhookEngine } from './events/webhooks.js'
 import { createEventLog, type EventLog } from './events/event-log.js'
-import { eventControlRoutes } from './api/sandbox/events.js'
 import { loadFixtures, type Fixtures } from './fixtures.js'
 import { createApp } from './http/app.js'
 import type { HttpServices } from './http/services.js'
@@ -33,15 +26,8 @@ import { createIdempotencyRecords } from './ledger/idempotency-records.js'
 import { createRateLimiter } from './http/middleware/rate-limit.js'
 import { createRequestJournal } from './control/request-journal.js'
 import type { AnyRoute } from './http/route.js'
-import { openApiRoute } from './api/v1/openapi.js'
-import { paymentRoutes } from './api/v1/payments.js'
-import { settlementRoutes } from './api/v1/settlements.js'
-import { settlementControlRoutes } from './api/sandbox/settlements.js'
-import { payoutRoutes } from './api/v1/payouts.js'
-import { priceRoutes } from './api/v1/prices.js'
-import { walletRoutes } from './api/v1/wallets.js'
-import { webhookRoutes } from './api/v1/webhooks.js'
-import { whitelistRoutes } from './api/v1/whitelist.js'
+import { lazyRoutes } from './http/lazy-routes.js'
+import { ROUTE_GROUPS } from './api/route-table.js'
 import { createAccounts, type Accounts } from './ledger/accounts.js'
 import { configuredEndpointFor } from './ledger/webhook-endpoints.js'
 import { createOutcomeRules } from './lifecycle/outcome-rules.js'
@@ -61,11 +47,7 @@ import { readPriceFixture } from './market/price-fixture.js'
 import { createPriceModel, type PriceModel } from './market/prices.js'
 import { createTradingPairs, type TradingPairs } from './market/pairs.js'
 import { createPricePins } from './control/price-pins.js'
-import { priceControlRoutes } from './api/sandbox/prices.js'
-import { quoteRoutes } from './api/v1/quotes.js'
 import { createOrderMatching } from './lifecycle/order-matching.js'
-import { orderRoutes } from './api/v1/orders.js'
-import { orderControlRoutes } from './api/sandbox/orders.js'
 import { createStreamServer, type StreamOptions, type StreamServer } from './stream/ws.js'
 
 export interface Sandbox {
@@ -82,7 +64,8 @@ export interface Sandbox {
   readonly webhooks: WebhookEngine
   /** Every account's recent events, as `GET /_sandbox/events` reads them. */
   readonly events: EventLog
-  readonly routes: readonly AnyRoute[]
+  /** Every route object, loading the groups no request has loaded yet (src/api/route-table.ts). */
+  loadRoutes(): Promise<readonly AnyRoute[]>
   /** The price feed (price pins included) behind the stream, `GET /v1/prices` and quotes. */
   readonly prices: PriceModel
   readonly pairs: TradingPairs
@@ -195,17 +178,16 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
   }
   const stream = createStreamServer({ config, clock, store, accounts, bus, model: prices, tradingPairs: () => pairs.all.map((p) => p.pair), nextRequestId: () => `req_${http.requestIds.base62(24)}`, logger }, options.stream)
   const matching = createOrderMatching({ store, clock, bus, orders: services.orders, prices, intervalMs: config.priceInterval })
-  const routes: AnyRoute[] = [
-    ...priceRoutes(prices), ...quoteRoutes(pairs), ...walletRoutes, ...paymentRoutes, ...payoutRoutes, ...orderRoutes, ...settlementRoutes, ...whitelistRoutes, ...webhookRoutes,
-    ...controlRoutes, ...accountControlRoutes, ...faultControlRoutes, ...requestControlRoutes, ...snapshotRoutes, ...webhookControlRoutes(webhooks), ...eventControlRoutes(events), ...priceControlRoutes(prices), ...orderControlRoutes, ...settlementControlRoutes,
-  ]
-  routes.push(openApiRoute(routes))
-  const { app, listener } = createApp(deps, http, routes, options.beforeRoutes)
+  // Each route group's module (and the schemas it builds) loads with the first request for it.
+  const parts = { prices, pairs, webhooks, events, allRoutes: () => table.loadAll() }
+  const table = lazyRoutes(ROUTE_GROUPS.map((group) => ({ paths: group.paths, load: () => group.load(parts) })))
+  const { app, listener } = createApp(deps, http, table.routes, options.beforeRoutes)
 
   let server: Server | undefined
   let stopGuard = () => {}
   return {
-    config, app, clock, store, bus, accounts, services, fixtures, control, webhooks, events, routes, stream, prices, pairs,
+    config, app, clock, store, bus, accounts, services, fixtures, control, webhooks, events, stream, prices, pairs,
+    loadRoutes: table.loadAll,
     listen() {
       server = createServer(serverOptions(config), (req, res) => {
         lastRequestAt = performance.now()

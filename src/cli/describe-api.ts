@@ -11,7 +11,7 @@ import { VERSION } from '../version.js'
 export async function describeApi(): Promise<OpenApiDocument> {
   const sandbox = await createSandbox(loadConfig({ flags: { clock: 'manual', quiet: true } }), { logger: silentLogger })
   try {
-    return buildOpenApiDocument(sandbox.routes, { version: VERSION })
+    return buildOpenApiDocument(await sandbox.loadRoutes(), { version: VERSION })
   } finally {
     await sandbox.close()
   }

@@ -57,9 +57,15 @@ export function buildProgram(run: (config: Config, options: ServeOptions) => Pro
     .option('--ready-json', 'once listening, write one JSON line on stdout before anything else (url, base_url, stream_url, api_key, control_token, port, pid, version) instead of the banner; for programs that start the sandbox, with --port 0')
   for (const key of Object.keys(ConfigSchema.shape) as ConfigKey[]) {
     const [text, argument] = HELP[key]
-    const shown = shownDefault(key)
-    const description = [text, shown && `(default: ${shown})`, `[env ${envName(key)}]`].filter(Boolean).join(' ')
-    program.addOption(new Option(`--${flagName(key)}${argument ? ` ${argument}` : ''}`, description))
+    const option = new Option(`--${flagName(key)}${argument ? ` ${argument}` : ''}`)
+    // Written when the help is shown: its defaults parse the config schema, which a start need not do twice.
+    Object.defineProperty(option, 'description', {
+      get: () => {
+        const shown = shownDefault(key)
+        return [text, shown && `(default: ${shown})`, `[env ${envName(key)}]`].filter(Boolean).join(' ')
+      },
+    })
+    program.addOption(option)
     // A switch also has its negation, so that a flag can turn off what a variable turned on.
     if (!argument) program.addOption(new Option(`--no-${flagName(key)}`, `turn --${flagName(key)} off`).hideHelp())
   }

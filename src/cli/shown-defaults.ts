@@ -24,10 +24,11 @@ const DESCRIBED: Partial<Record<ConfigKey, string>> = {
 /** Durations parse to ms; the help writes them the way the flag takes them (30s, 5m). */
 const DURATIONS: ReadonlySet<ConfigKey> = new Set(['quoteTtl', 'signatureMaxAge'])
 
-const DEFAULTS: Record<string, unknown> = ConfigSchema.parse({})
+/** Parsed when the help is first written (src/cli/main.ts), not as the CLI loads. */
+let defaults: Record<string, unknown> | undefined
 
 export function shownDefault(key: ConfigKey): string | undefined {
-  const value = DEFAULTS[key]
+  const value = (defaults ??= ConfigSchema.parse({}))[key]
   if (value === undefined) return UNSET_MEANS[key]
   if (DESCRIBED[key]) return DESCRIBED[key]
   if (DURATIONS.has(key)) return formatDelay(value as number)

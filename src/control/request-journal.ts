@@ -1,5 +1,5 @@
 import type { Request, Response } from 'express'
-import { JOURNAL_BODY_BYTES, type RequestJournalEntry } from '../schemas/requests.js'
+import type { RequestJournalEntry } from '../schemas/requests.js'
 import { JournalRing } from './journal-ring.js'
 import { createRequestCapture } from './request-capture.js'
 import { createLongPolls } from '../long-polls.js'
@@ -14,6 +14,13 @@ import { createLongPolls } from '../long-polls.js'
  * to 8 KB; and once the bodies and headers of every ring together pass BYTE_BUDGET, a new request's
  * bodies are kept to their first 4 KB only (marked `truncated`) until older entries make room.
  */
+
+/**
+ * How much of a body the journal keeps (bytes of UTF-8); a longer one is cut and marked `truncated`.
+ * Here, not in src/schemas/requests.ts: a value from there would build the journal's schemas at every
+ * start (issue 33).
+ */
+export const JOURNAL_BODY_BYTES = 64 * 1024
 
 /** Bodies and headers the whole journal keeps before new bodies are cut to SHORT_BODY_BYTES. */
 export const BYTE_BUDGET = 64 * 1024 * 1024

@@ -9,8 +9,9 @@ import { createRouteHandler } from './pipeline.js'
 import { limitPipelining } from './pipelining.js'
 import type { HttpServices } from './services.js'
 import { renderError, send } from './respond.js'
+import type { LazyRoute } from './lazy-routes.js'
 import { createRouteIndex, type FoundRoute } from './route-index.js'
-import { toExpressPath, type AnyRoute } from './route.js'
+import { toExpressPath } from './route.js'
 import { VERSION, VERSION_HEADER } from '../version.js'
 
 export interface HttpApp {
@@ -24,9 +25,10 @@ export interface HttpApp {
  * Builds the express app (the dashboard's files, one handler per route object found through the
  * route index, then 405 for a known path, then 404) and the listener in front of it. `front` runs
  * ahead of every request in both: the durable-answer hold, the pipelining limit, the request id and
- * journal, then any middleware the caller adds (the test suite's response recorder).
+ * journal, then any middleware the caller adds (the test suite's response recorder). A route's
+ * module loads with the first request for it (src/http/lazy-routes.ts).
  */
-export function createApp(deps: AppDeps, http: HttpServices, routes: AnyRoute[], extra: RequestHandler[] = []): HttpApp {
+export function createApp(deps: AppDeps, http: HttpServices, routes: readonly LazyRoute[], extra: RequestHandler[] = []): HttpApp {
   const app = express()
   app.disable('x-powered-by')
   app.disable('etag')
@@ -46,7 +48,7 @@ export function createApp(deps: AppDeps, http: HttpServices, routes: AnyRoute[],
   const methodsByPath = new Map<string, string[]>()
   for (const route of routes) {
     const path = toExpressPath(route.path)
-    index.add(route.method, path, createRouteHandler(route, deps, http))
+    index.add(route.method, path, handlerOnFirstRequest(route, deps, http))
     methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), route.method.toUpperCase()])
   }
   const knownPaths: Array<{ pattern: RegExp; methods: string[]; error: () => ApiError }> = []
@@ -134,6 +136,15 @@ class Locals {
 }
 
 const noNext = () => {}
+
+/** The route's handler, made once its module has loaded: the first request for it waits for that. */
+function handlerOnFirstRequest(route: LazyRoute, deps: AppDeps, http: HttpServices): RequestHandler {
+  let handler: RequestHandler | undefined
+  return (req, res, next) => {
+    if (handler) return handler(req, res, next)
+    return route.load().then((loaded) => (handler ??= createRouteHandler(loaded, deps, http))(req, res, next))
+  }
+}
 
 /** Gives each request its id (the X-Request-Id header), and logs and journals it once answered. */
 function identifyAndJournal(deps: AppDeps, http: HttpServices): RequestHandler {

@@ -1,4 +1,4 @@
-import { PriceFixtureSchema, readPriceFixture, USD, type PriceFixture } from './price-fixture.js'
+import { readPriceFixture, USD, type PriceFixture } from './price-fixture.js'
 import { createLeg, USD_LEG, type Leg } from './price-walk.js'
 import { createPairModel, quotePair, type PairModel, type PinnedLeg, type PinSource, type Quote } from './pair-quotes.js'
 
@@ -49,20 +49,23 @@ export function loadPriceModel(fixturesDir: string, seed: string, pins?: PinSour
 const NO_PINS_MAP: ReadonlyMap<string, PinnedLeg> = new Map()
 const NO_PINS: PinSource = () => NO_PINS_MAP
 
-/** The model for `fixture` under `seed`: a pure function of (seed, pair, time) and the pins. */
+/**
+ * The model for `fixture` under `seed`: a pure function of (seed, pair, time) and the pins. The
+ * fixture is what `readPriceFixture` read (validated there unless it is the package's own, which a
+ * test checks is already what its schema makes of it): it is not parsed again at every start.
+ */
 export function createPriceModel(fixture: PriceFixture, seed: string, pins: PinSource = NO_PINS): PriceModel {
-  const parsed = PriceFixtureSchema.parse(fixture)
   const legs = new Map<string, Leg>([[USD, USD_LEG]])
-  for (const [code, model] of Object.entries(parsed.assets)) legs.set(code, createLeg(seed, code, model))
+  for (const [code, model] of Object.entries(fixture.assets)) legs.set(code, createLeg(seed, code, model))
 
   const models = new Map<string, PairModel>()
-  for (const pair of parsed.pairs) {
+  for (const pair of fixture.pairs) {
     const [baseCode, quoteCode] = pair.split('/') as [string, string]
     models.set(pair, createPairModel(pair, baseCode, quoteCode, legs))
   }
   /** Pairs that are not listed, built on first use (at most legs² of them). */
   const crosses = new Map<string, PairModel>()
-  const pairs = Object.freeze([...parsed.pairs])
+  const pairs = Object.freeze([...fixture.pairs])
   const currencies = Object.freeze([...legs.keys()])
 
   const crossModel = (base: string, quote: string): PairModel | undefined => {

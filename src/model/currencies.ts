@@ -10,6 +10,9 @@ export type FiatCurrency = (typeof FIAT_CURRENCIES)[number]
 /** Wallet assets first (sorted), then fiat. */
 export const PRICED_CURRENCIES: readonly string[] = Object.freeze([...CURRENCIES, ...FIAT_CURRENCIES])
 
+/** The rail a fiat currency's bank payouts take (CONTRACT.md section 16): it follows the currency. */
+export const FIAT_RAILS = { USD: 'ach', EUR: 'sepa', GBP: 'fps', MXN: 'spei' } as const satisfies Record<FiatCurrency, string>
+
 /** Fiat amounts have cents. */
 export const FIAT_DECIMALS = 2
 

@@ -8,9 +8,6 @@ import { REQUEST_EXAMPLES } from './request-examples.js'
  * `GET /_sandbox/requests`, and the expectation `POST /_sandbox/requests/expect` checks.
  */
 
-/** How much of a body the journal keeps (bytes of UTF-8); a longer one is cut and marked `truncated`. */
-export const JOURNAL_BODY_BYTES = 64 * 1024
-
 export const RequestJournalEntrySchema = z
   .object({
     id: z.string().meta({ description: 'The X-Request-Id of the answer (for an idempotent replay, the first request\'s id).' }),

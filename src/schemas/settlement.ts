@@ -5,7 +5,7 @@ import { isValidClabe } from '../banking/clabe.js'
 import { ibanProblem, normaliseIban, SEPA_IBAN_LENGTHS } from '../banking/iban.js'
 import { isValidUkAccountNumber, normaliseSortCode } from '../banking/uk-account.js'
 import { SETTLEMENT_FAILURE_CODES, type SettlementFailureCode } from '../model/failures.js'
-import { FIAT_CURRENCIES } from '../model/currencies.js'
+import { FIAT_CURRENCIES, FIAT_RAILS } from '../model/currencies.js'
 import { ASSETS } from '../model/networks.js'
 import { AmountSchema, CurrencySchema, DescriptionSchema, MetadataSchema, NetworkSchema, PageQuery, TimestampSchema } from './common.js'
 import { whenPresent } from './messages.js'
@@ -14,7 +14,6 @@ import { REQUEST_EXAMPLES } from './request-examples.js'
 
 /** Cross-border settlements (CONTRACT.md sections 16 and 19): the create body, the resource, the list query. */
 
-export const FIAT_RAILS = { USD: 'ach', EUR: 'sepa', GBP: 'fps', MXN: 'spei' } as const
 export const SETTLEMENT_STEP_TYPES = ['conversion', 'bridge', 'transfer'] as const
 const SANDBOX_OUTCOMES = ['completed', 'failed'] as const
 

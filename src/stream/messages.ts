@@ -6,6 +6,7 @@ import { parseOrThrow } from '../schemas/validate.js'
 import { MAX_JSON_DEPTH, nestsDeeperThan } from '../schemas/json-depth.js'
 import type { Quote } from '../market/pair-quotes.js'
 import { textFrame } from './frames.js'
+import { lazily } from '../lazily.js'
 
 /**
  * The stream's wire format (CONTRACT.md sections 11 and 13): what a client may send, and the
@@ -27,16 +28,19 @@ const stringList = (field: string, example: string) =>
     .min(1, { error: `${field} must name at least one value; leave it out to mean all` })
     .max(1000, { error: `${field} lists at most 1000 values` })
 
-export const ClientMessageSchema = z
-  .object({
-    action: z.enum(ACTIONS, { error: oneOf('action', ACTIONS) }),
-    channel: z.enum(CHANNELS, { error: oneOf('channel', CHANNELS) }).optional(),
-    pairs: stringList('pairs', '["ETH/USD"]').optional(),
-    wallet_ids: stringList('wallet_ids', '["wal_…"]').optional(),
-  })
-  .meta({ id: 'StreamClientMessage' })
+/** Built when the first stream client sends a message, not as the sandbox starts (issue 33). */
+const clientMessageSchema = lazily(() =>
+  z
+    .object({
+      action: z.enum(ACTIONS, { error: oneOf('action', ACTIONS) }),
+      channel: z.enum(CHANNELS, { error: oneOf('channel', CHANNELS) }).optional(),
+      pairs: stringList('pairs', '["ETH/USD"]').optional(),
+      wallet_ids: stringList('wallet_ids', '["wal_…"]').optional(),
+    })
+    .meta({ id: 'StreamClientMessage' }),
+)
 
-export type ClientMessage = z.output<typeof ClientMessageSchema>
+export type ClientMessage = z.output<ReturnType<typeof clientMessageSchema>>
 
 /** A subscribe or unsubscribe whose channel is known. */
 export type ChannelRequest =
@@ -76,7 +80,7 @@ export function parseClientMessage(data: Buffer | ArrayBuffer | Buffer[]): Parse
   if (!('action' in raw) || raw.action === undefined) return errorFrame('parameter_missing', `The message needs an action: one of ${ACTIONS.join(', ')}.`)
   let message: ClientMessage
   try {
-    message = parseOrThrow(ClientMessageSchema, raw, 'body')
+    message = parseOrThrow(clientMessageSchema(), raw, 'body')
   } catch (error) {
     if (error instanceof ApiError) return errorFrame(error.code, error.message)
     throw error

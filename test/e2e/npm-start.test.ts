@@ -104,7 +104,7 @@ describe('npm start', () => {
       'wallet-sandbox: building dist/ (dist/ is missing), in 2 steps; a start builds again only when src/ changes',
       'wallet-sandbox: 1/2 compiling src/ to dist/ (tsc)…',
       expect.stringMatching(/^wallet-sandbox: 1\/2 done in \d+\.\d s$/),
-      'wallet-sandbox: 2/2 bundling the command line and making its code cache (scripts/bundle-cli.mjs)…',
+      'wallet-sandbox: 2/2 bundling the command line and the library, making their code cache (scripts/bundle-cli.mjs)…',
       expect.stringMatching(/^wallet-sandbox: 2\/2 done in \d+\.\d s$/),
       expect.stringMatching(/^wallet-sandbox: built in \d+\.\d s$/),
     ])

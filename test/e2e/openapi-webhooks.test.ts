@@ -59,14 +59,14 @@ describe('webhook payloads', () => {
 
     const deliveries = (await sb.api.get('/_sandbox/webhooks/deliveries?limit=100').expect(200)).body.data as unknown[]
     const received = await receiver.waitFor(deliveries.length)
-    const checker = checkerFor(sb.sandbox.routes)
+    const checker = checkerFor((await sb.sandbox.loadRoutes()))
     expect(received.flatMap((webhook) => checker.eventProblems(webhook.body))).toEqual([])
     expect(received.every((webhook) => webhook.verifyError === null)).toBe(true)
     expect(new Set(received.map((webhook) => webhook.event.type))).toEqual(new Set(EVENT_TYPES))
   })
 
-  it('are checked: a payload that breaks its schema is reported', () => {
-    const checker = checkerFor(sb.sandbox.routes)
+  it('are checked: a payload that breaks its schema is reported', async () => {
+    const checker = checkerFor((await sb.sandbox.loadRoutes()))
     expect(checker.eventProblems({ type: 'payment.succeeded', id: 'evt_x', object: 'event' }).join('\n')).toMatch(/payment\.succeeded: .*must have required property 'created_at'/)
     expect(checker.eventProblems({ type: 'wallet.exploded' })).toEqual([`the event type "wallet.exploded" is not in the document's webhooks`])
   })

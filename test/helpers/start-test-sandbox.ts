@@ -37,7 +37,7 @@ export async function startTestSandbox(overrides: Partial<ConfigInput> = {}, opt
     auth: (key = DEFAULT_KEY) => ({ Authorization: `Bearer ${key}` }),
     async close() {
       await sandbox.close()
-      recorder.assertConforms(sandbox.routes)
+      recorder.assertConforms(await sandbox.loadRoutes())
     },
   }
 }

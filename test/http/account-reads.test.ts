@@ -211,7 +211,7 @@ describe('GET /_sandbox/accounts/{id}/wallets, /balances, /payments, /payouts, /
     sb = await startTestSandbox()
     await createPayments(2)
     await createOtherRecords()
-    const checker = checkerFor(sb.sandbox.routes)
+    const checker = checkerFor((await sb.sandbox.loadRoutes()))
     const doc = (await sb.api.get('/v1/openapi.json').expect(200)).body
     for (const list of READS) {
       const path = `/_sandbox/accounts/${ACCOUNT}/${list}?limit=1`

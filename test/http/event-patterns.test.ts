@@ -57,7 +57,7 @@ describe('event patterns', () => {
 
   it('the OpenAPI document lists the same patterns for both', async () => {
     sb = await startTestSandbox()
-    const document = buildOpenApiDocument(sb.sandbox.routes, { version: 'test' }) as unknown as {
+    const document = buildOpenApiDocument((await sb.sandbox.loadRoutes()), { version: 'test' }) as unknown as {
       components: { requestBodies: Record<string, { content: Record<string, { schema: { properties: { events: { items: { enum: string[]; description: string } } } } }> }> }
       paths: Record<string, { get?: { parameters?: Array<{ name: string; description?: string }> } }>
     }

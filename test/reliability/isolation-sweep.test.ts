@@ -128,7 +128,7 @@ beforeAll(async () => {
   for (const [kind, create] of Object.entries(CREATORS)) alice[kind] = await create(sb, ALICE)
   const idKinds = new Map(Object.entries(alice).map(([kind, id]) => [id.split('_')[0]!, kind]))
   const document = (await sb.api.get('/v1/openapi.json').expect(200)).body as OpenApiDocument
-  probes = probesOf(sb.sandbox.routes, document, idKinds)
+  probes = probesOf((await sb.sandbox.loadRoutes()), document, idKinds)
 })
 afterAll(() => sb.close())
 

@@ -2,10 +2,10 @@ import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:f
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { FIXTURE_SCHEMAS, FixturesError, loadFixtures, SHIPPED_FIXTURES_DIR } from '../../src/fixtures.js'
-import { PriceFixtureSchema } from '../../src/market/price-fixture.js'
+import { fixtureSchemas, FixturesError, loadFixtures, SHIPPED_FIXTURES_DIR } from '../../src/fixtures.js'
+import { priceFixtureSchema } from '../../src/market/price-fixture.js'
 
-const schemas = { ...FIXTURE_SCHEMAS, 'prices.json': PriceFixtureSchema }
+const schemas = { ...fixtureSchemas(), 'prices.json': priceFixtureSchema() }
 const shipped = (name: string): unknown => JSON.parse(readFileSync(join(SHIPPED_FIXTURES_DIR, name), 'utf8'))
 
 describe('the fixtures shipped with the package', () => {

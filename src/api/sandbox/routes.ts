@@ -1,5 +1,4 @@
 import * as z from 'zod'
-import { wallClockMs } from '../../clock.js'
 import { ApiError, echoId } from '../../errors.js'
 import { defineRoute } from '../../http/route.js'
 import { CountSchema } from '../../schemas/common.js'
@@ -8,7 +7,6 @@ import {
 } from '../../schemas/control.js'
 import type { AppDeps } from '../../http/context.js'
 import { AccountIdParams } from '../../schemas/path-params.js'
-import { VERSION } from '../../version.js'
 import { seedOf } from '../../config.js'
 import type { SigningKeyRecord } from '../../model/records.js'
 import { paymentControlRoutes } from './payments.js'
@@ -32,17 +30,6 @@ const hidden = (secret: string | undefined) => (secret === undefined ? null : '*
 
 
 export const controlRoutes = [
-  defineRoute({
-    method: 'get', path: '/_sandbox/health', operationId: 'sandboxHealth', summary: 'Liveness and version (no control token needed, for health checks)', tag, auth: 'none',
-    status: 200,
-    response: z.object({
-      status: z.literal('ok'),
-      version: z.string(),
-      uptime_s: CountSchema,
-      started_at: z.iso.datetime({ precision: 3 }).meta({ description: 'When this sandbox started (wall clock, not the sandbox clock): a client that lost its connection tells a restart by it.' }),
-    }),
-    handler: (_input, ctx) => ({ status: 'ok', version: VERSION, uptime_s: Math.floor((wallClockMs() - ctx.deps.startedAtMs) / 1000), started_at: new Date(ctx.deps.startedAtMs).toISOString() }),
-  }),
   defineRoute({
     method: 'get', path: '/_sandbox/config', operationId: 'sandboxConfig', summary: 'The running configuration (control token and signing secret hidden)', tag, auth,
     status: 200, response: z.record(z.string(), z.unknown()),

@@ -1,0 +1,24 @@
+import * as z from 'zod'
+import { wallClockMs } from '../../clock.js'
+import { defineRoute } from '../../http/route.js'
+import { CountSchema } from '../../schemas/common.js'
+import { VERSION } from '../../version.js'
+
+/**
+ * `GET /_sandbox/health`, in a group of its own (src/api/route-table.ts): what a start is polled
+ * with until it answers, so the first answer does not wait for the control API's schemas to be
+ * built (issue 33, docs/benchmarks.md).
+ */
+export const healthRoutes = [
+  defineRoute({
+    method: 'get', path: '/_sandbox/health', operationId: 'sandboxHealth', summary: 'Liveness and version (no control token needed, for health checks)', tag: 'Sandbox control', auth: 'none',
+    status: 200,
+    response: z.object({
+      status: z.literal('ok'),
+      version: z.string(),
+      uptime_s: CountSchema,
+      started_at: z.iso.datetime({ precision: 3 }).meta({ description: 'When this sandbox started (wall clock, not the sandbox clock): a client that lost its connection tells a restart by it.' }),
+    }),
+    handler: (_input, ctx) => ({ status: 'ok', version: VERSION, uptime_s: Math.floor((wallClockMs() - ctx.deps.startedAtMs) / 1000), started_at: new Date(ctx.deps.startedAtMs).toISOString() }),
+  }),
+]

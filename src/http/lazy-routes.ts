@@ -1,0 +1,43 @@
+import type { AnyRoute, Method } from './route.js'
+
+/** Routes known by method and path whose module loads once, for all of them together (src/api/route-table.ts). */
+export interface LazyRouteGroup {
+  /** `METHOD /path` of each route, in the order the module defines them. */
+  paths: readonly string[]
+  load(): Promise<readonly AnyRoute[]>
+}
+
+/** A route before its module is loaded: enough for the route index, 405 and 404. */
+export interface LazyRoute {
+  method: Method
+  /** OpenAPI style: `/v1/wallets/{id}`. */
+  path: string
+  /** The route object; the first call loads its group. */
+  load(): Promise<AnyRoute>
+}
+
+/**
+ * The routes of `groups`, each group loaded at most once (concurrent first requests share the load),
+ * and checked against its `paths`: a module whose routes differ from what the table says fails
+ * loudly, never serves a route under another's path.
+ */
+export function lazyRoutes(groups: readonly LazyRouteGroup[]): { routes: LazyRoute[]; loadAll(): Promise<AnyRoute[]> } {
+  const loads = groups.map((group) => {
+    let loaded: Promise<readonly AnyRoute[]> | undefined
+    return () =>
+      (loaded ??= group.load().then((routes) => {
+        const found = routes.map((route) => `${route.method.toUpperCase()} ${route.path}`)
+        if (found.join('\n') !== group.paths.join('\n')) {
+          throw new Error(`The route table (src/api/route-table.ts) says [${group.paths.join(', ')}] where the module defines [${found.join(', ')}]`)
+        }
+        return routes
+      }))
+  })
+  const routes = groups.flatMap((group, index) =>
+    group.paths.map((entry, position): LazyRoute => {
+      const [method, path] = entry.split(' ') as [string, string]
+      return { method: method.toLowerCase() as Method, path, load: async () => (await loads[index]!())[position]! }
+    }),
+  )
+  return { routes, loadAll: async () => (await Promise.all(loads.map((load) => load()))).flat() }
+}

@@ -1,0 +1,78 @@
+import { execFileSync } from 'node:child_process'
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { createRequire } from 'node:module'
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { beforeAll, describe, expect, it } from 'vitest'
+import { buildIfNeeded, ROOT } from '../helpers/cli-process.js'
+import * as sources from '../../src/public.js'
+
+/**
+ * The package's entries (package.json "exports"), as built: the bundle dist/cli.bundle.cjs through
+ * its code cache, for import and for require() alike (issue 33: the import was tsc output, hundreds of
+ * modules). pack.test.ts runs them installed from the tarball; this checks what they are.
+ */
+
+beforeAll(buildIfNeeded, 180_000)
+
+const pkg = createRequire(join(ROOT, 'package.json'))('./package.json') as { exports: Record<string, Record<string, string>> }
+const entry = (condition: 'import' | 'require') => join(ROOT, pkg.exports['.']![condition]!)
+const runtimeNames = Object.keys(sources).sort()
+
+/** Runs an ES module script in a plain node (vitest would load the entries through its own module runner), answering its JSON. */
+const inNode = (script: string) => JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' }))
+const loadBoth = `
+  import { createRequire } from 'node:module'
+  const imported = await import(${JSON.stringify(pathToFileURL(entry('import')).href)})
+  const required = createRequire(import.meta.url)(${JSON.stringify(entry('require'))})
+`
+
+describe('the library entries', () => {
+  it('export what src/public.ts exports, by import and by require()', () => {
+    const names = inNode(`${loadBoth}
+      process.stdout.write(JSON.stringify({ imported: Object.keys(imported).sort(), required: Object.keys(required).sort() }))`)
+    expect(names).toEqual({ imported: runtimeNames, required: runtimeNames })
+  })
+
+  it('are one module instance: an error class is the same object whichever way it was loaded', () => {
+    const same = inNode(`${loadBoth}
+      const names = ['ConfigError', 'SandboxControlError', 'EventWaitTimeoutError', 'VERSION', 'startSandbox']
+      let thrown
+      try { required.attachSandbox({}) } catch (error) { thrown = error }
+      process.stdout.write(JSON.stringify({ same: names.filter((name) => imported[name] === required[name]), caught: thrown instanceof imported.ConfigError }))`)
+    expect(same).toEqual({ same: ['ConfigError', 'SandboxControlError', 'EventWaitTimeoutError', 'VERSION', 'startSandbox'], caught: true })
+  })
+
+  it('run the bundle through the code cache the build made: a process that imports the package compiles none of it', () => {
+    // What a suite's process does, then what the bundle's loader says of the cache it found.
+    const { cache, names } = inNode(`
+      import { createRequire } from 'node:module'
+      const { loadSandboxBundle } = createRequire(import.meta.url)(${JSON.stringify(join(ROOT, 'dist/code-cache.cjs'))})
+      const bundle = loadSandboxBundle(${JSON.stringify(join(ROOT, 'dist'))})
+      process.stdout.write(JSON.stringify({ cache: bundle.cache, names: Object.keys(bundle.exports).sort() }))`)
+    expect(cache).toBe('accepted')
+    expect(names).toEqual([...runtimeNames, 'main'].sort())
+  })
+
+  it('make a cache of their own on the first startSandbox() when the shipped one does not fit this Node, and use it next time', () => {
+    // --max-old-space-size changes V8's flags, which a code cache must match: V8 rejects the shipped one.
+    const tmp = mkdtempSync(join(tmpdir(), 'library-entry-'))
+    try {
+      const start = () => execFileSync(process.execPath, ['--max-old-space-size=500', '--input-type=module', '-e', `
+        const { startSandbox } = await import(${JSON.stringify(pathToFileURL(entry('import')).href)})
+        await (await startSandbox()).close()`], { cwd: ROOT, env: { ...process.env, TMPDIR: tmp } })
+      const caches = () => readdirSync(tmp).flatMap((dir) => readdirSync(join(tmp, dir)).map((file) => join(tmp, dir, file)))
+      start()
+      const [made, ...others] = caches()
+      expect([made, others]).toEqual([expect.stringMatching(/cli\.bundle\.cjs\.\w+\.v8cache$/), []])
+      // A start that found its cache accepted writes none (a rejected one would write it anew: another inode).
+      const { ino } = statSync(made!)
+      start()
+      expect(caches()).toEqual([made])
+      expect(statSync(made!).ino).toBe(ino)
+    } finally {
+      rmSync(tmp, { recursive: true, force: true })
+    }
+  })
+})
