@@ -53,10 +53,12 @@ function flatten(text: string): void {
  * the keys. `value` is a plain object of string keys.
  */
 export function spliceJson(value: Record<string, unknown>, key: string, raw: string): string {
-  const head: Record<string, unknown> = {}
-  const tail: Record<string, unknown> = {}
+  // As JSON.stringify reads an object: its own keys only, and a key "__proto__" is a key like any
+  // other (on an object without a prototype, writing it sets no prototype).
+  const head: Record<string, unknown> = Object.create(null)
+  const tail: Record<string, unknown> = Object.create(null)
   let found = false
-  for (const name in value) {
+  for (const name of Object.keys(value)) {
     if (name === key) found = true
     else if (found) tail[name] = value[name]
     else head[name] = value[name]

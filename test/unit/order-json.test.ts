@@ -58,6 +58,11 @@ describe('the JSON of what carries an order', () => {
     expect(spliceJson({ b: [2], c: 'x' }, 'b', '[2]')).toBe(JSON.stringify({ b: [2], c: 'x' }))
     expect(spliceJson({ a: 1, b: [2] }, 'b', '[2]')).toBe(JSON.stringify({ a: 1, b: [2] }))
     expect(spliceJson({ b: [2] }, 'b', '[2]')).toBe(JSON.stringify({ b: [2] }))
+    // A "__proto__" key (JSON.parse makes one an own key) is written as JSON.stringify writes it; one only inherited is not.
+    const parsed = JSON.parse('{"__proto__": {"x": 1}, "b": [2], "c": 3}') as Record<string, unknown>
+    expect(spliceJson(parsed, 'b', '[2]')).toBe(JSON.stringify(parsed))
+    const inherited = Object.assign(Object.create({ hidden: 1 }) as Record<string, unknown>, { a: 1, b: [2] })
+    expect(spliceJson(inherited, 'b', '[2]')).toBe(JSON.stringify(inherited))
     expect(spliceJson({ a: undefined, b: [2], c: undefined }, 'b', '[2]')).toBe(JSON.stringify({ b: [2] }))
   })
 
