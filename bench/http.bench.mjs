@@ -17,7 +17,7 @@ import { join } from 'node:path'
 import autocannon from 'autocannon'
 import { createRng } from '../dist/rng.js'
 import { generateAddress } from '../dist/chain/networks.js'
-import { FIXTURE, SANDBOX_BIN, fetchJson, fixed, percentile, printTable, startScaleServer, startServer, stopScaleServer } from './lib.mjs'
+import { FIXTURE, SANDBOX_BIN, fetchJson, fixed, maximum, percentile, printTable, startScaleServer, startServer, stopScaleServer } from './lib.mjs'
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 8)
 const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 2)
@@ -52,7 +52,7 @@ async function compare(baseline, candidate) {
   }
   return [baseline, candidate].map((scenario) => {
     const { requests, seconds, latencies } = totals.get(scenario)
-    return { name: scenario.name, rps: requests / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: Math.max(...latencies), requests }
+    return { name: scenario.name, rps: requests / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: maximum(latencies), requests }
   })
 }
 

@@ -143,6 +143,9 @@ export function startScaleServer(args) {
 
 export const stopScaleServer = (child) => new Promise((resolve) => (child.once('exit', resolve), child.kill('SIGTERM')))
 
+/** The largest value; a loop, not Math.max(...values): a quiet machine takes more samples than a call's arguments may hold. */
+export const maximum = (values) => values.reduce((a, b) => (b > a ? b : a), -Infinity)
+
 export function percentile(values, p) {
   const sorted = [...values].sort((a, b) => a - b)
   const rank = Math.ceil((p / 100) * sorted.length) - 1

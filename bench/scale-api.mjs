@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs'
 import { Agent, request } from 'node:http'
 import { generateAddress } from '../dist/chain/networks.js'
 import { createRng } from '../dist/rng.js'
-import { cpuMs, freePort, percentile, ROOT, SANDBOX_BIN, stop, waitUntilAnswering } from './lib.mjs'
+import { cpuMs, freePort, maximum, percentile, ROOT, SANDBOX_BIN, stop, waitUntilAnswering } from './lib.mjs'
 
 /** The account measured, and one that takes the warm-up payments (open auth: a key of its own is an account of its own). */
 const KEY = 'sk_test_sandbox_default_key'
@@ -90,7 +90,7 @@ async function postSequentially(client, count, times) {
   }
 }
 
-const summary = (times, cpuMsUsed) => ({ p50: percentile(times, 50), p99: percentile(times, 99), max: Math.max(...times), cpuUs: cpuMsUsed === undefined ? undefined : (cpuMsUsed * 1000) / times.length })
+const summary = (times, cpuMsUsed) => ({ p50: percentile(times, 50), p99: percentile(times, 99), max: maximum(times), cpuUs: cpuMsUsed === undefined ? undefined : (cpuMsUsed * 1000) / times.length })
 
 /** A sandbox with `warmup` payments on another account (concurrent, then a tenth one after another, so that the code measured is the JIT's optimised code) and `size` on the account measured. */
 async function startSandbox(dataFile, size, warmup, concurrency) {
