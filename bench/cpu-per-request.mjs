@@ -7,7 +7,8 @@
 //
 //   node bench/cpu-per-request.mjs /work/before /work/after   # ratio after/before
 //   node bench/cpu-per-request.mjs .                            # one build
-// Knobs: CPU_ROUNDS (7), CPU_REQUESTS (5,000 per GET or POST round), CPU_LIFECYCLES (300 per round).
+// Knobs: CPU_ROUNDS (7), CPU_REQUESTS (5,000 per GET or POST round), CPU_LIFECYCLES (300 per round),
+// CPU_KINDS (get,post,loop: which of the three to measure).
 import { loadavg } from 'node:os'
 import { resolve } from 'node:path'
 import autocannon from 'autocannon'
@@ -57,7 +58,7 @@ async function round(build, kind, warm = false) {
   return ((after - before) * 1000) / count
 }
 
-const KINDS = ['get', 'post', 'loop']
+const KINDS = (process.env.CPU_KINDS ?? 'get,post,loop').split(',')
 const samples = new Map(builds.map((b) => [b, new Map(KINDS.map((k) => [k, []]))]))
 const load = loadavg()[0]
 try {

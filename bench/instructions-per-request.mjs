@@ -25,7 +25,9 @@ const KEY = 'sk_test_sandbox_default_key'
 const checkouts = process.argv.slice(2).map((dir) => resolve(dir))
 if (checkouts.length === 0) throw new Error('usage: node bench/instructions-per-request.mjs <checkout> [<checkout>]')
 
-const receiver = await startLoopReceiver()
+// Between batches callgrind_control takes seconds: longer than node's 5 s keep-alive, so the receiver
+// would close the sandbox's idle connection just as the next batch's first delivery reuses it.
+const receiver = await startLoopReceiver({ keepAliveTimeoutMs: 600_000 })
 let run = 0
 
 async function measureBuild(dir) {

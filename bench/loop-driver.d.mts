@@ -21,7 +21,8 @@ export interface LoopClient {
   receiver: LoopReceiver
 }
 
-export function startLoopReceiver(): Promise<LoopReceiver>
+/** `keepAliveTimeoutMs`: how long the receiver keeps an idle connection (node's default, 5 s, when not given). */
+export function startLoopReceiver(options?: { keepAliveTimeoutMs?: number }): Promise<LoopReceiver>
 export function prepareLoopClient(base: string, receiver: LoopReceiver, client: number, key: string): Promise<LoopClient>
 export function runLoop(clients: LoopClient[], count: number): Promise<string[]>
 export function closeLoopClients(clients: LoopClient[]): void

@@ -35,7 +35,7 @@ export function call(agent, base, method, path, { key, body, expect } = {}) {
  * secret. Every webhook is checked as it arrives; problems are collected, not thrown, so that the
  * loop can report all of them at the end.
  */
-export async function startLoopReceiver() {
+export async function startLoopReceiver({ keepAliveTimeoutMs } = {}) {
   const secrets = new Map()
   const byPayment = new Map()
   const seenIds = new Set()
@@ -86,6 +86,7 @@ export async function startLoopReceiver() {
       }
     })
   })
+  if (keepAliveTimeoutMs !== undefined) server.keepAliveTimeout = keepAliveTimeoutMs
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve))
   const url = `http://127.0.0.1:${server.address().port}`
 
