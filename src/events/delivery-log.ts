@@ -1,4 +1,5 @@
 import type { TimerHandle } from '../clock.js'
+import { Heap } from '../heap.js'
 import type { EventType } from '../model/events.js'
 
 /** The control API's record of webhook deliveries (CONTRACT.md section 13), bounded per account. */
@@ -44,7 +45,12 @@ export interface DeliveryRecord extends Delivery {
   dropped: boolean
   /** Creation order across the sandbox, for newest-first listing. */
   seq: number
+  /** Its place among its account's finished deliveries (the order they are dropped in), -1 when not among them. */
+  heapIndex: number
 }
+
+/** What `add` takes: a record without the log's own bookkeeping, which it sets on the record itself. */
+export type NewDeliveryRecord = Omit<DeliveryRecord, 'seq' | 'heapIndex'> & Partial<Pick<DeliveryRecord, 'seq' | 'heapIndex'>>
 
 export interface DeliveryFilter {
   account_id?: string
@@ -63,24 +69,29 @@ export const MAX_ATTEMPTS_KEPT = 50
  * receiver the log holds them all, and shrinks back as they finish.
  */
 export function createDeliveryLog(limitPerAccount: number) {
-  /** Per account, in creation order (a Map keeps it, and deletes anywhere in O(1)). */
-  const byAccount = new Map<string, Map<string, DeliveryRecord>>()
+  const byAccount = new Map<string, AccountDeliveries>()
   const byId = new Map<string, DeliveryRecord>()
   /** Per account, per endpoint: how many finished deliveries of each status were dropped. */
   const dropped = new Map<string, Map<string, Record<FinalStatus, number>>>()
   let seq = 0
 
-  function trim(accountId: string): void {
-    const list = byAccount.get(accountId)
-    if (!list || list.size <= limitPerAccount) return
-    let excess = list.size - limitPerAccount
-    for (const record of list.values()) {
-      if (excess === 0) break
+  /**
+   * Drops the oldest finished deliveries while the account is over its limit. They come from a heap
+   * by creation order, not from a walk of the account's list from its front: a Map walked from the
+   * front steps over every entry deleted since its last rehash (hundreds, at the limit), and over
+   * every pending delivery ahead of the finished ones.
+   */
+  function trim(account: AccountDeliveries): void {
+    const { records, finished } = account
+    while (records.size > limitPerAccount) {
+      const record = finished.pop()
+      if (record === undefined) return
+      // Finished once, then sent again by the first attempt still queued for it, and waiting on a retry:
+      // not droppable now; `finished` puts it back when it ends again.
       if (record.status === 'pending') continue
-      list.delete(record.id)
+      records.delete(record.id)
       byId.delete(record.id)
       countDropped(record, record.status)
-      excess--
     }
   }
 
@@ -92,29 +103,40 @@ export function createDeliveryLog(limitPerAccount: number) {
     counts[status]++
   }
 
+  function markFinished(account: AccountDeliveries, record: DeliveryRecord): void {
+    if (record.status !== 'pending' && !account.finished.has(record)) account.finished.push(record)
+  }
+
   return {
-    add(record: Omit<DeliveryRecord, 'seq'>): DeliveryRecord {
-      const stored: DeliveryRecord = { ...record, seq: ++seq }
-      let list = byAccount.get(stored.account_id)
-      if (!list) byAccount.set(stored.account_id, (list = new Map()))
-      list.set(stored.id, stored)
-      byId.set(stored.id, stored)
-      trim(stored.account_id)
-      return stored
+    /** Keeps the record itself (no copy), numbered in creation order. */
+    add(fresh: NewDeliveryRecord): DeliveryRecord {
+      const record = fresh as DeliveryRecord
+      record.seq = ++seq
+      record.heapIndex = -1
+      let account = byAccount.get(record.account_id)
+      if (!account) byAccount.set(record.account_id, (account = { records: new Map(), finished: new Heap(createdBefore) }))
+      account.records.set(record.id, record)
+      byId.set(record.id, record)
+      markFinished(account, record)
+      trim(account)
+      return record
     },
 
     /** A delivery has finished (succeeded or failed for good): the log may drop it, or an older one, now. */
     finished(record: DeliveryRecord): void {
-      trim(record.account_id)
+      const account = byAccount.get(record.account_id)
+      if (!account || !account.records.has(record.id)) return
+      markFinished(account, record)
+      trim(account)
     },
 
     get: (id: string): DeliveryRecord | undefined => byId.get(id),
 
     /** Newest first. */
     list(filter: DeliveryFilter): DeliveryRecord[] {
-      const lists = filter.account_id !== undefined ? [byAccount.get(filter.account_id) ?? new Map()] : [...byAccount.values()]
-      return lists
-        .flatMap((list) => [...list.values()])
+      const accounts = filter.account_id !== undefined ? [byAccount.get(filter.account_id)].filter((a) => a !== undefined) : [...byAccount.values()]
+      return accounts
+        .flatMap((account) => [...account.records.values()])
         .filter(
           (d) =>
             (filter.event_id === undefined || d.event_id === filter.event_id) &&
@@ -143,7 +165,7 @@ export function createDeliveryLog(limitPerAccount: number) {
 
     /** Forgets an account's deliveries (and its dropped counts) and returns them, so that the caller can cancel their timers. */
     dropAccount(accountId: string): DeliveryRecord[] {
-      const list = [...(byAccount.get(accountId)?.values() ?? [])]
+      const list = [...(byAccount.get(accountId)?.records.values() ?? [])]
       byAccount.delete(accountId)
       dropped.delete(accountId)
       for (const record of list) byId.delete(record.id)
@@ -153,6 +175,15 @@ export function createDeliveryLog(limitPerAccount: number) {
 }
 
 type FinalStatus = Exclude<DeliveryStatus, 'pending'>
+
+interface AccountDeliveries {
+  /** In creation order (a Map keeps it, and deletes anywhere in O(1)). */
+  records: Map<string, DeliveryRecord>
+  /** Those that have finished, oldest first: the order they are dropped in. */
+  finished: Heap<DeliveryRecord>
+}
+
+const createdBefore = (a: DeliveryRecord, b: DeliveryRecord) => a.seq < b.seq
 
 export type DeliveryLog = ReturnType<typeof createDeliveryLog>
 

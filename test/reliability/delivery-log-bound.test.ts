@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest'
-import { createDeliveryLog, type DeliveryRecord } from '../../src/events/delivery-log.js'
+import { createDeliveryLog, type DeliveryRecord, type NewDeliveryRecord } from '../../src/events/delivery-log.js'
 import { institutionalWallet, startTestSandbox, type TestSandbox } from '../helpers/start-test-sandbox.js'
 import { refusedUrl, startWebhookReceiver, type WebhookReceiver } from '../helpers/webhook-receiver.js'
 
@@ -15,7 +15,7 @@ afterEach(async () => {
   await Promise.all(receivers.splice(0).map((r) => r.close()))
 })
 
-function record(n: number, status: DeliveryRecord['status'], endpoint = 'whk_a'): Omit<DeliveryRecord, 'seq'> {
+function record(n: number, status: DeliveryRecord['status'], endpoint = 'whk_a'): NewDeliveryRecord {
   return {
     id: `dlv_${n}`, event_id: `evt_${n}`, event_type: 'payment.created', endpoint_id: endpoint, url: 'http://127.0.0.1:1/hooks', status,
     attempts: [], next_attempt_at: null, account_id: 'acct_1', body: '{}', retries_done: 0, timer: undefined, dropped: false,
@@ -52,6 +52,32 @@ describe('the delivery log (unit)', () => {
     log.finished(waiting[0]!)
     expect(log.list({}).map((d) => d.id)).toEqual(['dlv_4', 'dlv_2'])
     expect(log.droppedCount({})).toBe(3)
+    expect(log.droppedCount({ status: 'failed' })).toBe(1)
+  })
+
+  it('drops the oldest finished by creation, whatever order they finished in', () => {
+    const log = createDeliveryLog(3)
+    const [d1, d2, d3] = [1, 2, 3].map((n) => log.add(record(n, 'pending')))
+    for (const d of [d3!, d2!]) {
+      d.status = 'succeeded'
+      log.finished(d)
+    }
+    log.add(record(4, 'pending'))
+    expect(log.list({}).map((d) => d.id)).toEqual(['dlv_4', 'dlv_3', 'dlv_1'])
+    expect(d1!.status).toBe('pending')
+  })
+
+  it('keeps a finished delivery that is on its way again (its queued first attempt failed), and drops it once it finishes again', () => {
+    const log = createDeliveryLog(2)
+    const [d1] = [1, 2].map((n) => log.add(record(n, 'pending')))
+    d1!.status = 'succeeded'
+    log.finished(d1!)
+    d1!.status = 'pending'
+    log.add(record(3, 'pending'))
+    expect(log.list({}).map((d) => d.id)).toEqual(['dlv_3', 'dlv_2', 'dlv_1'])
+    d1!.status = 'failed'
+    log.finished(d1!)
+    expect(log.list({}).map((d) => d.id)).toEqual(['dlv_3', 'dlv_2'])
     expect(log.droppedCount({ status: 'failed' })).toBe(1)
   })
 
