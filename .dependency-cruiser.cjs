@@ -61,7 +61,7 @@ module.exports = {
       severity: 'error',
       comment: 'The ledger emits events into the outbox; who listens (HTTP, stream, webhook delivery) is not its business.',
       from: { path: '^src/ledger/' },
-      to: { path: ['^src/(http|api|stream)/', '^src/events/(webhooks|webhook-http|delivery-log|signing|retry-schedule)[.]ts$'] },
+      to: { path: ['^src/(http|api|stream)/', '^src/events/(webhooks|webhook-http|webhook-response|webhook-target|delivery-log|signing|retry-schedule)[.]ts$'] },
     },
     {
       name: 'clients-are-clients',

@@ -1,8 +1,9 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage, type RequestOptions } from 'node:http'
-import type * as Https from 'node:https'
 import { createRequire } from 'node:module'
-import { urlToHttpOptions } from 'node:url'
+import { connect, isIP, type Socket } from 'node:net'
+import type * as Tls from 'node:tls'
 import { monotonicMs } from '../clock.js'
+import { createResponseReader, type ResponseReader } from './webhook-response.js'
+import { describeNetworkError, describeStatus, parseTarget, type Target } from './webhook-target.js'
 
 /** What one webhook attempt came to. Never an exception: every failure is described here. */
 export interface AttemptOutcome {
@@ -18,153 +19,190 @@ export interface AttemptOutcome {
 export const EXCERPT_CHARS = 500
 /** Bytes read from a receiver's answer before the rest is dropped. */
 const MAX_READ_BYTES = 4 * EXCERPT_CHARS
+/** Kept-alive connections kept per receiver's host and port, as node's agent keeps (maxFreeSockets). */
+const MAX_IDLE = 256
+const MAX_TARGETS = 1000
 
 export interface WebhookTransport {
   post(input: { url: string; headers: Record<string, string>; body: string; timeoutMs: number }): Promise<AttemptOutcome>
-  /** Drops kept-alive sockets and aborts attempts in flight. */
+  /** Drops kept-alive connections and ends attempts in flight. */
   close(): void
 }
 
 /**
- * POSTs webhooks with node:http(s). The timeout covers the whole exchange (connect, send, answer),
- * so a receiver that accepts the connection and never answers still ends the attempt in time.
+ * POSTs webhooks as HTTP/1.1 on kept-alive connections of its own: the head written in one string
+ * (the bytes node's request would write: the given headers, content-length, Host, Connection), the
+ * answer read by `webhook-response.ts`. Node's HTTP client cost about three times the CPU per
+ * attempt (a request object, its headers, the agent, a parser and a response stream each time). The
+ * timeout covers the whole exchange (connect, send, answer), so a receiver that accepts the connection
+ * and never answers still ends the attempt in time; one timer serves every attempt in flight.
  */
 export function createWebhookTransport(): WebhookTransport {
-  const http: Client = { request: httpRequest, agent: new HttpAgent({ keepAlive: true }) }
-  let https: Client | undefined
-  const inFlight = new Set<() => void>()
   const targets = new Map<string, Target | string>()
-
-  /** A receiver's URL as node's request takes it, parsed once per URL (an endpoint gets every event); or why it is not a URL. */
-  function targetOf(url: string): Target | string {
-    let target = targets.get(url)
-    if (target === undefined) {
-      try {
-        const parsed = new URL(url)
-        target = { secure: parsed.protocol === 'https:', options: urlToHttpOptions(parsed) }
-      } catch {
-        target = `'${url}' is not a valid URL`
-      }
-      // Endpoints are few; a sandbox whose URLs change all the time only empties the cache now and then.
-      if (targets.size >= MAX_TARGETS) targets.clear()
-      targets.set(url, target)
-    }
-    return target
-  }
+  /** Per receiver's scheme, host and port: connections waiting for the next delivery, newest last. */
+  const idle = new Map<string, Connection[]>()
+  const inFlight = new Set<Attempt>()
+  let timer: NodeJS.Timeout | undefined
+  let timerDue = Infinity
+  let tls: typeof Tls | undefined
+  let closed = false
 
   function post(input: { url: string; headers: Record<string, string>; body: string; timeoutMs: number }): Promise<AttemptOutcome> {
-    const started = monotonicMs()
-    const elapsed = () => Math.round(monotonicMs() - started)
     return new Promise<AttemptOutcome>((resolve) => {
-      let done = false
-      let abort: () => void = () => {}
-      const finish = (outcome: Omit<AttemptOutcome, 'durationMs'>) => {
-        if (done) return
-        done = true
-        clearTimeout(timer)
-        inFlight.delete(abort)
-        resolve({ ...outcome, durationMs: elapsed() })
+      const started = monotonicMs()
+      const attempt: Attempt = { connection: undefined, reader: createResponseReader(MAX_READ_BYTES), started, deadline: started + input.timeoutMs, timeoutMs: input.timeoutMs, done: false, resolve }
+      let target = targets.get(input.url)
+      if (target === undefined) {
+        // Endpoints are few; a sandbox whose URLs change all the time only empties the cache now and then.
+        if (targets.size >= MAX_TARGETS) targets.clear()
+        targets.set(input.url, (target = parseTarget(input.url)))
       }
-      const timer = setTimeout(() => {
-        finish({ status: null, error: `timed out after ${input.timeoutMs} ms without a complete answer`, excerpt: null })
-        abort()
-      }, input.timeoutMs)
-
-      const target = targetOf(input.url)
-      if (typeof target === 'string') {
-        finish({ status: null, error: target, excerpt: null })
-        return
-      }
-      const headers = { ...input.headers, 'content-length': String(Buffer.byteLength(input.body)) }
+      if (typeof target === 'string') return end(attempt, null, target, null)
+      inFlight.add(attempt)
+      if (attempt.deadline < timerDue) arm(attempt.deadline)
       try {
-        const { request, agent } = target.secure ? (https ??= httpsClient()) : http
-        const { options } = target
-        // The fields node reads, by name: a copy of the whole parsed URL is copied again by the agent.
-        const req = request({ protocol: options.protocol, hostname: options.hostname, port: options.port, path: options.path, auth: options.auth, method: 'POST', headers, agent })
-        abort = () => req.destroy()
-        inFlight.add(abort)
-        req.on('response', (res) => {
-          readExcerpt(res).then((excerpt) => {
-            const status = res.statusCode ?? 0
-            const ok = status >= 200 && status < 300
-            finish({ status, error: ok ? null : describeStatus(status), excerpt })
-          })
-        })
-        req.on('error', (error) => finish({ status: null, error: describeNetworkError(error), excerpt: null }))
-        req.end(input.body)
+        const connection = connectionTo(target)
+        connection.attempt = attempt
+        attempt.connection = connection
+        let head = target.requestLine
+        for (const name in input.headers) head += `${name}: ${input.headers[name]}\r\n`
+        connection.socket.write(`${head}content-length: ${Buffer.byteLength(input.body)}\r\n${target.headTail}${input.body}`)
       } catch (error) {
-        finish({ status: null, error: describeNetworkError(error as Error), excerpt: null })
+        end(attempt, null, describeNetworkError(error as Error), null)
       }
     })
+  }
+
+  function connectionTo(target: Target): Connection {
+    const reused = idle.get(target.pool)?.pop()
+    if (reused) {
+      reused.socket.ref()
+      return reused
+    }
+    const options = { host: target.host, port: target.port }
+    const socket = target.secure ? (tls ??= loadTls()).connect({ ...options, servername: isIP(target.host) ? undefined : target.host }) : connect(options)
+    // As node's agent sets up its sockets.
+    socket.setNoDelay(true)
+    socket.setKeepAlive(true, 1000)
+    const connection: Connection = { socket, pool: target.pool, attempt: undefined }
+    socket.on('data', (chunk: Buffer) => onData(connection, chunk))
+    socket.on('error', (error) => onGone(connection, error))
+    socket.on('close', () => onGone(connection, undefined))
+    return connection
+  }
+
+  function onData(connection: Connection, chunk: Buffer): void {
+    const attempt = connection.attempt
+    // Bytes on a connection nobody asked anything on: not one to send the next delivery on.
+    if (!attempt) return drop(connection)
+    let complete: boolean
+    try {
+      complete = attempt.reader.push(chunk)
+    } catch (error) {
+      return end(attempt, null, (error as Error).message, null)
+    }
+    if (complete) answered(attempt)
+  }
+
+  /** The connection failed or closed: the answer ends there (a head in, or a body that runs to the close), or never came. */
+  function onGone(connection: Connection, error: Error | undefined): void {
+    unpark(connection)
+    const attempt = connection.attempt
+    if (!attempt) return
+    if (attempt.reader.closed() || attempt.reader.status !== 0) return answered(attempt)
+    end(attempt, null, error ? describeNetworkError(error) : describeNetworkError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' })), null)
+  }
+
+  function answered(attempt: Attempt): void {
+    const status = attempt.reader.status
+    const ok = status >= 200 && status < 300
+    end(attempt, status, ok ? null : describeStatus(status), attempt.reader.body().slice(0, EXCERPT_CHARS))
+  }
+
+  function end(attempt: Attempt, status: number | null, error: string | null, excerpt: string | null): void {
+    if (attempt.done) return
+    attempt.done = true
+    inFlight.delete(attempt)
+    const connection = attempt.connection
+    if (connection) {
+      connection.attempt = undefined
+      if (status !== null && attempt.reader.keepAlive && !closed) park(connection)
+      else drop(connection)
+    }
+    attempt.resolve({ status, error, excerpt, durationMs: Math.round(monotonicMs() - attempt.started) })
+  }
+
+  function park(connection: Connection): void {
+    let list = idle.get(connection.pool)
+    if (!list) idle.set(connection.pool, (list = []))
+    if (list.length >= MAX_IDLE) return drop(connection)
+    connection.socket.unref()
+    list.push(connection)
+  }
+
+  function unpark(connection: Connection): void {
+    const list = idle.get(connection.pool)
+    const index = list ? list.indexOf(connection) : -1
+    if (index >= 0) list!.splice(index, 1)
+  }
+
+  function drop(connection: Connection): void {
+    unpark(connection)
+    connection.socket.destroy()
+  }
+
+  /** The one timer: due at the earliest deadline in flight, or left to run out when that attempt ended first (it never holds the process). */
+  function arm(due: number): void {
+    if (timer) clearTimeout(timer)
+    timerDue = due
+    timer = setTimeout(sweep, Math.max(0, due - monotonicMs()))
+    timer.unref()
+  }
+
+  function sweep(): void {
+    timer = undefined
+    timerDue = Infinity
+    const now = monotonicMs()
+    let next = Infinity
+    for (const attempt of inFlight) {
+      if (attempt.deadline <= now) end(attempt, null, `timed out after ${attempt.timeoutMs} ms without a complete answer`, null)
+      else next = Math.min(next, attempt.deadline)
+    }
+    if (next !== Infinity) arm(next)
   }
 
   return {
     post,
     close() {
-      for (const abort of [...inFlight]) abort()
-      http.agent.destroy()
-      https?.agent.destroy()
+      closed = true
+      if (timer) clearTimeout(timer)
+      for (const attempt of [...inFlight]) end(attempt, null, 'the sandbox closed before the receiver answered', null)
+      for (const list of [...idle.values()]) for (const connection of [...list]) drop(connection)
     },
   }
 }
 
-const MAX_TARGETS = 1000
-
-interface Target {
-  secure: boolean
-  options: RequestOptions
+interface Connection {
+  socket: Socket
+  pool: string
+  /** The attempt waiting for its answer on it; undefined while it waits in its pool. */
+  attempt: Attempt | undefined
 }
 
-interface Client {
-  request: typeof httpRequest
-  agent: HttpAgent
+interface Attempt {
+  connection: Connection | undefined
+  reader: ResponseReader
+  started: number
+  deadline: number
+  timeoutMs: number
+  done: boolean
+  resolve: (outcome: AttemptOutcome) => void
 }
 
 /**
- * node:https is loaded for the first https receiver: it brings TLS with it, about 5 ms of a cold
- * start that receivers on http (the usual local test server) never need.
+ * node:tls is loaded for the first https receiver: it costs about 5 ms of a cold start that
+ * receivers on http (the usual local test server) never need.
  */
-function httpsClient(): Client {
-  const https = createRequire(import.meta.url)('node:https') as typeof Https
-  return { request: https.request, agent: new https.Agent({ keepAlive: true }) }
-}
-
-/** Reads up to MAX_READ_BYTES of the answer, then lets the rest go. Resolves even if the stream breaks. */
-function readExcerpt(res: IncomingMessage): Promise<string> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    const done = () => resolve(Buffer.concat(chunks).toString('utf8').slice(0, EXCERPT_CHARS))
-    res.on('data', (chunk: Buffer) => {
-      if (size >= MAX_READ_BYTES) return
-      chunks.push(chunk)
-      size += chunk.length
-      if (size >= MAX_READ_BYTES) {
-        res.destroy()
-        done()
-      }
-    })
-    res.on('end', done)
-    res.on('error', done)
-    res.on('close', done)
-  })
-}
-
-function describeStatus(status: number): string {
-  if (status === 410) return 'the receiver answered 410 Gone; the endpoint has been disabled'
-  return `the receiver answered ${status}; only 2xx counts as delivered`
-}
-
-function describeNetworkError(error: Error & { code?: string }): string {
-  switch (error.code) {
-    case 'ECONNREFUSED':
-      return 'connection refused (ECONNREFUSED): nothing is listening at that address'
-    case 'ENOTFOUND':
-    case 'EAI_AGAIN':
-      return `the host name could not be resolved (${error.code})`
-    case 'ECONNRESET':
-      return 'the receiver closed the connection before answering (ECONNRESET)'
-    default:
-      return error.code ? `${error.message} (${error.code})` : error.message
-  }
+function loadTls(): typeof Tls {
+  return createRequire(import.meta.url)('node:tls') as typeof Tls
 }
