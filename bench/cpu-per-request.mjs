@@ -8,7 +8,8 @@
 //   node bench/cpu-per-request.mjs /work/before /work/after   # ratio after/before
 //   node bench/cpu-per-request.mjs .                            # one build
 // Knobs: CPU_ROUNDS (7), CPU_REQUESTS (5,000 per GET or POST round), CPU_LIFECYCLES (300 per round),
-// CPU_KINDS (get,post,loop: which of the three to measure).
+// CPU_KINDS (get,post,loop: which of the three to measure), CPU_WARM_LIFECYCLES (50: a sandbox's JIT
+// warms up over its first thousand or two lifecycles, so 2000 compares the builds' steady states).
 import { loadavg } from 'node:os'
 import { resolve } from 'node:path'
 import autocannon from 'autocannon'
@@ -18,6 +19,7 @@ import { cpuMs, fetchJson, percentile, printTable, startServer } from './lib.mjs
 const ROUNDS = Number(process.env.CPU_ROUNDS ?? 7)
 const REQUESTS = Number(process.env.CPU_REQUESTS ?? 5000)
 const LIFECYCLES = Number(process.env.CPU_LIFECYCLES ?? 300)
+const WARM_LIFECYCLES = Number(process.env.CPU_WARM_LIFECYCLES ?? 50)
 const KEY = 'sk_test_sandbox_default_key'
 const checkouts = process.argv.slice(2).map((dir) => resolve(dir))
 if (checkouts.length === 0) throw new Error('usage: node bench/cpu-per-request.mjs <checkout> [<checkout>]')
@@ -46,7 +48,7 @@ async function round(build, kind, warm = false) {
   if (kind === 'loop') {
     const clients = [await prepareLoopClient(build.base, receiver, run, `sk_test_cpu_round_${run++}`)]
     const before = cpuMs(build.server.child.pid)
-    await runLoop(clients, warm ? 50 : count)
+    await runLoop(clients, warm ? WARM_LIFECYCLES : count)
     const after = cpuMs(build.server.child.pid)
     closeLoopClients(clients)
     return ((after - before) * 1000) / count

@@ -122,6 +122,8 @@ export function createSandboxControl(deps: {
 
     /** A control call decided the payment's fate: its plan is dropped, so settlement leaves it alone. */
     dropPlan(account: AccountState, payment: PaymentRecord): void {
+      // No plan (manual settlement, or one dropped already): nothing to write, no copy of the payment to index again.
+      if (payment.plan === null) return
       store.apply([put('payment', account.account.id, payment.id, { ...payment, plan: null })])
     },
 

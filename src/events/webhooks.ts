@@ -89,6 +89,9 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
           retries_done: 0,
           timer: undefined,
           dropped: false,
+          // The log's own fields, set by `add`: here so that the record has its final shape from the start.
+          seq: 0,
+          heapIndex: -1,
         })
         work.start()
         firstAttempts.add(record)
