@@ -25,7 +25,7 @@ const KEY = 'sk_test_sandbox_default_key'
 /** The parts of a request, first match wins, tried on each frame from the innermost out. */
 const PARTS = [
   ['webhook signing', (f) => /\/(standard-webhooks|events\/signing)\.js$/.test(f.url)],
-  ['webhook sending', (f) => /\/events\/(webhooks|webhook-http|first-attempts|delivery-log|delivery-ids|retry-schedule|work-tracker)\.js$/.test(f.url)],
+  ['webhook sending', (f) => /\/events\/(webhooks|webhook-http|webhook-response|webhook-target|first-attempts|delivery-log|delivery-ids|retry-schedule|work-tracker)\.js$/.test(f.url)],
   ['event log', (f) => /\/events\/(event-log|event-ring|publisher|bus|order-json)\.js$|\/long-polls\.js$/.test(f.url)],
   ['request journal', (f) => /\/control\/(request-journal|journal-ring|request-capture|byte-segments)\.js$/.test(f.url)],
   ['logging', (f) => /\/(logger|http\/middleware\/request-log)\.js$/.test(f.url)],

@@ -2,7 +2,7 @@ import { createRequire } from 'node:module'
 import { connect, isIP, type Socket } from 'node:net'
 import type * as Tls from 'node:tls'
 import { monotonicMs } from '../clock.js'
-import { createResponseReader, type ResponseReader } from './webhook-response.js'
+import { ResponseReader } from './webhook-response.js'
 import { describeNetworkError, describeStatus, parseTarget, type Target } from './webhook-target.js'
 
 /** What one webhook attempt came to. Never an exception: every failure is described here. */
@@ -50,7 +50,7 @@ export function createWebhookTransport(): WebhookTransport {
   function post(input: { url: string; headers: Record<string, string>; body: string; timeoutMs: number }): Promise<AttemptOutcome> {
     return new Promise<AttemptOutcome>((resolve) => {
       const started = monotonicMs()
-      const attempt: Attempt = { connection: undefined, reader: createResponseReader(MAX_READ_BYTES), started, deadline: started + input.timeoutMs, timeoutMs: input.timeoutMs, done: false, resolve }
+      const attempt: Attempt = { connection: undefined, reader: new ResponseReader(MAX_READ_BYTES), started, deadline: started + input.timeoutMs, timeoutMs: input.timeoutMs, done: false, resolve }
       let target = targets.get(input.url)
       if (target === undefined) {
         // Endpoints are few; a sandbox whose URLs change all the time only empties the cache now and then.

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest'
-import { createResponseReader, MalformedAnswer } from '../../src/events/webhook-response.js'
+import { MalformedAnswer, ResponseReader } from '../../src/events/webhook-response.js'
 
 /** Feeds `text` to a fresh reader in pieces of `step` bytes; answers when it said complete (the byte count) and what it read. */
 function read(text: string, step = Infinity, max = 2000) {
-  const reader = createResponseReader(max)
+  const reader = new ResponseReader(max)
   const bytes = Buffer.from(text, 'latin1')
   let completeAt: number | undefined
   for (let at = 0; at < bytes.length && completeAt === undefined; at += Math.min(step, bytes.length)) {
