@@ -4,9 +4,9 @@ import type { ServerResponse } from 'node:http'
  * The headers of an answer not sent yet, kept as `[name, value, …]` in `res.locals.headers` on the
  * listener's fast path (src/http/app.ts) and written with the status line in one `writeHead` by
  * `send` (respond.ts). Node's `setHeader` validates each header, keeps it in a map by its lower-case
- * name, then `end` validates and walks them again: a tenth of a GET's server CPU for five headers,
- * one of them set twice (issue 33). A response without that list (one express answers) gets
- * `setHeader` as before.
+ * name, then `end` validates and walks them again: for the five headers of a balance (X-Request-Id
+ * set twice), 72 µs a request against 56 with one `writeHead` in a bare server (issue 33). A response
+ * without that list (one express answers) gets `setHeader` as before.
  */
 export interface DeferredHeaders {
   locals?: { headers?: string[] | undefined }

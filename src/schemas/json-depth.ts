@@ -13,7 +13,7 @@ export const MAX_JSON_DEPTH = 64
 export function nestsDeeperThan(text: string, max: number): boolean {
   // Deeper than `max` takes more than `max` opening brackets: most texts have a few, found by two
   // indexOf scans (native, many characters a step) rather than the walk below, a character a step.
-  if (fewerOpeningsThan(text, '{', '[', max + 1)) return false
+  if (countUpTo(text, '{', max + 1) + countUpTo(text, '[', max + 1) <= max) return false
   let depth = 0
   let inString = false
   for (let i = 0; i < text.length; i++) {
@@ -29,11 +29,9 @@ export function nestsDeeperThan(text: string, max: number): boolean {
   return false
 }
 
-/** True when `text` holds fewer than `limit` of the characters `a` and `b` together. */
-function fewerOpeningsThan(text: string, a: string, b: string, limit: number): boolean {
+/** How often `char` occurs in `text`, counted no further than `limit`. */
+function countUpTo(text: string, char: string, limit: number): number {
   let count = 0
-  for (const char of [a, b]) {
-    for (let at = text.indexOf(char); at !== -1; at = text.indexOf(char, at + 1)) if (++count >= limit) return false
-  }
-  return true
+  for (let at = text.indexOf(char); at !== -1 && count < limit; at = text.indexOf(char, at + 1)) count++
+  return count
 }
