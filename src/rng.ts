@@ -22,6 +22,7 @@ export interface Rng {
 export type RngState = [number, number, number, number]
 
 const BASE62 = '0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz'
+const BASE62_CODES = Array.from(BASE62, (char) => char.charCodeAt(0))
 
 /** Derives a generator from any number of string parts: `createRng(seed, apiKey)`. */
 export function createRng(...parts: Array<string | number>): Rng {
@@ -62,9 +63,11 @@ export function restoreRng(state: RngState): Rng {
       return out
     },
     base62(length) {
-      let s = ''
-      for (let i = 0; i < length; i++) s += BASE62[uint32() % 62]
-      return s
+      // Character codes made into one string at the end: a string grown a character at a time made
+      // a new string per character (issue 33: four ids on a payment's path, two on every request).
+      const codes = new Array<number>(length)
+      for (let i = 0; i < length; i++) codes[i] = BASE62_CODES[uint32() % 62]!
+      return String.fromCharCode(...codes)
     },
   }
 }

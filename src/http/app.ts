@@ -9,6 +9,7 @@ import { createRouteHandler } from './pipeline.js'
 import { limitPipelining } from './pipelining.js'
 import type { HttpServices } from './services.js'
 import { renderError, send } from './respond.js'
+import { setAnswerHeader } from './answer-headers.js'
 import type { LazyRoute } from './lazy-routes.js'
 import { createRouteIndex, type FoundRoute } from './route-index.js'
 import { toExpressPath } from './route.js'
@@ -89,8 +90,6 @@ export function createApp(deps: AppDeps, http: HttpServices, routes: readonly La
    * express answers it as before.
    */
   function listener(req: IncomingMessage, res: ServerResponse): void {
-    // Every answer says which sandbox gave it, errors and the dashboard included: a helper checks it is compatible.
-    res.setHeader(VERSION_HEADER, VERSION)
     const url = req.url ?? ''
     // As express reads a URL (parseurl): the path ends at '?' or '#', the query at '#'.
     const hashAt = url.indexOf('#')
@@ -103,10 +102,22 @@ export function createApp(deps: AppDeps, http: HttpServices, routes: readonly La
     } catch {
       found = undefined
     }
-    if (!found) return void app(req, res)
+    if (!found) {
+      // Every answer says which sandbox gave it, errors and the dashboard included: a helper checks it is compatible.
+      res.setHeader(VERSION_HEADER, VERSION)
+      return void app(req, res)
+    }
     const { handler, params } = found
-    const request = Object.assign(req, { path, params, query: queryAt === -1 ? {} : parseQuery(target.slice(queryAt + 1)), originalUrl: url }) as unknown as Request
-    const response = Object.assign(res, { locals: new Locals() }) as unknown as Response
+    // Stored one by one: Object.assign walked the keys of a new object for each request (a fifth of the listener's time).
+    const fields = req as unknown as FastPathRequest
+    fields.path = path
+    fields.params = params
+    fields.query = queryAt === -1 ? {} : parseQuery(target.slice(queryAt + 1))
+    fields.originalUrl = url
+    const request = req as unknown as Request
+    // The headers wait in `locals.headers` and go out with the status line (answer-headers.ts).
+    const response = res as unknown as Response
+    response.locals = new Locals()
     runMiddleware(front, request, response, (error) => {
       // A route object's handler answers every error itself (src/http/exchange.ts); one that
       // returns a promise (a handler made on its route's first request, say) may still reject.
@@ -117,6 +128,14 @@ export function createApp(deps: AppDeps, http: HttpServices, routes: readonly La
   }
 
   return { app, listener }
+}
+
+/** The request fields the pipeline reads, given on the fast path as express would give them. */
+interface FastPathRequest {
+  path: string
+  params: Record<string, string>
+  query: Record<string, unknown>
+  originalUrl: string
 }
 
 /**
@@ -133,6 +152,8 @@ class Locals {
   fault: string | undefined = undefined
   /** The first request's id, on an idempotent replay. */
   replayOf: string | undefined = undefined
+  /** The answer's headers until `send` writes them (answer-headers.ts): the version's first, as every answer's. */
+  headers: string[] | undefined = [VERSION_HEADER, VERSION]
 }
 
 const noNext = () => {}
@@ -151,7 +172,7 @@ function identifyAndJournal(deps: AppDeps, http: HttpServices): RequestHandler {
   return (req, res, next) => {
     const requestId = `req_${http.requestIds.base62(24)}`
     res.locals.requestId = requestId
-    res.setHeader('X-Request-Id', requestId)
+    setAnswerHeader(res, 'X-Request-Id', requestId)
     const started = performance.now()
     // X-Request-Id as sent: an idempotent replay carries the first request's id, an account's
     // request the id of its account's sequence, given once its key was known (pipeline.ts).

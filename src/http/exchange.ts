@@ -7,6 +7,7 @@ import type { ConnectionFault } from './middleware/faults.js'
 import type { AppDeps, RequestContext } from './context.js'
 import type { IdempotencyRecord, KeyRecord, SigningKeyRecord } from '../model/records.js'
 import type { HttpServices } from './services.js'
+import { setAnswerHeader } from './answer-headers.js'
 import { renderCursorList, renderError, renderList, renderResource, send, type Encoded, type Rendered } from './respond.js'
 import type { AnyRoute, CursorResult, ListResult } from './route.js'
 import { parseOrThrow } from '../schemas/validate.js'
@@ -70,7 +71,7 @@ export class Exchange implements RequestContext {
   /** From here on the request is the account's, and so is its id: its answers are the same bytes whatever other accounts do. */
   belongsTo(accountId: string): void {
     this.requestId = this.res.locals.requestId = `req_${this.prepared.http.accountRequestIds(accountId).base62(24)}`
-    this.res.setHeader('X-Request-Id', this.requestId)
+    setAnswerHeader(this.res, 'X-Request-Id', this.requestId)
   }
 
   run(): void {
@@ -104,7 +105,7 @@ export class Exchange implements RequestContext {
     const { limiter } = this.prepared.http
     if (!limiter) return
     const headers = limiter.take(this.key.key)
-    for (const name in headers) this.res.setHeader(name, headers[name]!)
+    for (const name in headers) setAnswerHeader(this.res, name, headers[name]!)
   }
 
   private signed(bytes: Buffer, signing: SigningKeyRecord): void {
@@ -128,7 +129,7 @@ export class Exchange implements RequestContext {
         const outcome = http.idempotency.begin(this.account.account.id, 'POST', req.path, String(idempotencyKey), body, this.requestId)
         if (outcome.kind === 'replay') {
           const { record } = outcome
-          res.setHeader('X-Request-Id', record.request_id)
+          setAnswerHeader(res, 'X-Request-Id', record.request_id)
           // For the request log and journal: the id the answer carries, and that it was a replay.
           res.locals.replayOf = record.request_id
           res.locals.responseBody = record.body

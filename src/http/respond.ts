@@ -1,5 +1,6 @@
 import type { ServerResponse } from 'node:http'
 import { ApiError } from '../errors.js'
+import { setIn, type DeferredHeaders } from './answer-headers.js'
 import type { CursorResult, ListResult } from './route.js'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
@@ -49,11 +50,24 @@ export function renderError(error: unknown, requestId: string, log: (error: unkn
 export function send(res: ServerResponse, rendered: Rendered | Encoded, extraHeaders?: Record<string, string>): void {
   if (res.headersSent) return
   const body = 'bytes' in rendered ? rendered.bytes : rendered.text
-  res.statusCode = rendered.status
-  res.setHeader('Content-Type', JSON_TYPE)
-  res.setHeader('Content-Length', Buffer.byteLength(body))
-  for (const headers of ['headers' in rendered ? rendered.headers : undefined, extraHeaders]) {
-    if (headers) for (const name in headers) res.setHeader(name, headers[name]!)
+  const more = 'headers' in rendered ? rendered.headers : undefined
+  const locals = (res as DeferredHeaders).locals
+  const deferred = locals?.headers
+  if (deferred === undefined) {
+    res.statusCode = rendered.status
+    res.setHeader('Content-Type', JSON_TYPE)
+    res.setHeader('Content-Length', Buffer.byteLength(body))
+    for (const headers of [more, extraHeaders]) {
+      if (headers) for (const name in headers) res.setHeader(name, headers[name]!)
+    }
+    res.end(body)
+    return
   }
+  // The fast path's headers, all at once (answer-headers.ts), in the order setHeader would give them.
+  locals!.headers = undefined
+  deferred.push('Content-Type', JSON_TYPE, 'Content-Length', String(Buffer.byteLength(body)))
+  if (more) for (const name in more) setIn(deferred, name, more[name]!)
+  if (extraHeaders) for (const name in extraHeaders) setIn(deferred, name, extraHeaders[name]!)
+  res.writeHead(rendered.status, deferred)
   res.end(body)
 }

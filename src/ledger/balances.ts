@@ -47,7 +47,10 @@ export function post(account: AccountState, reason: Reason, lines: readonly Post
   for (const { asset, sum } of sums) if (sum !== 0n) throw refusal(reason, `${asset} sums to ${sum}, not zero`)
   for (const { name, units } of touched) if (units < 0n) throw refusal(reason, `${name} would fall to ${units}`)
 
-  changes.push(appendPostings(account, changes, transactionToData({ ...reason, lines })))
+  // The reason's fields one by one, not `{ ...reason, lines }`: V8 gives a spread copy a map of its
+  // own that keeps no transitions, so adding `lines` to it made a new map on every call, and every
+  // property access that met one missed its inline caches (issue 33: post() was 5 % of a POST's CPU samples, most of it in those misses).
+  changes.push(appendPostings(account, changes, transactionToData({ cause: reason.cause, ref: reason.ref, at: reason.at, lines })))
   for (const { wallet, bucket, units } of touched) wallet[bucket] = units
 }
 

@@ -174,6 +174,17 @@ export function checkerFor(routes: readonly AnyRoute[]): ConformanceChecker {
 }
 
 /**
+ * X-Request-Id as the answer carries it: from the header block when the headers went out with the
+ * status line in one `writeHead` (the listener's fast path, src/http/answer-headers.ts), where
+ * `getHeader` knows none; from `getHeader` otherwise.
+ */
+function sentRequestId(res: Response): unknown {
+  const block = (res as unknown as { _header?: string | null })._header
+  if (typeof block === 'string') return /\r\nX-Request-Id: ([^\r]*)\r\n/i.exec(block)?.[1]
+  return res.getHeader('X-Request-Id')
+}
+
+/**
  * Records every `/v1` answer a sandbox sends (express middleware for `createSandbox`'s
  * `beforeRoutes`), to check them all when the sandbox closes.
  */
@@ -189,7 +200,7 @@ export class ResponseRecorder {
       res.end = ((...args: unknown[]) => {
         const chunk = args[0]
         const text = typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : ''
-        const requestId = res.getHeader('X-Request-Id')
+        const requestId = sentRequestId(res)
         this.responses.push({ method: req.method, path, status: res.statusCode, body: text, requestId: typeof requestId === 'string' ? requestId : undefined, envelope: this.envelope })
         return end(...args)
       }) as Response['end']

@@ -60,6 +60,18 @@ describe('deeply nested JSON bodies', () => {
     expect(nestsDeeperThan('[[[1]]]', 2)).toBe(true)
     expect(nestsDeeperThan('[[1],[2]]', 2)).toBe(false)
   })
+
+  it('finds the depth whether a text has few opening brackets or many (the count before the walk)', () => {
+    // At the limit and one past it, in objects, arrays and both mixed.
+    expect(nestsDeeperThan(nestedObject(MAX_JSON_DEPTH), MAX_JSON_DEPTH)).toBe(false)
+    expect(nestsDeeperThan(nestedObject(MAX_JSON_DEPTH + 1), MAX_JSON_DEPTH)).toBe(true)
+    expect(nestsDeeperThan(nestedArray(MAX_JSON_DEPTH + 1), MAX_JSON_DEPTH)).toBe(true)
+    expect(nestsDeeperThan(`${'[{"a":'.repeat(33)}1${'}]'.repeat(33)}`, MAX_JSON_DEPTH)).toBe(true)
+    expect(nestsDeeperThan(`${'[{"a":'.repeat(32)}1${'}]'.repeat(32)}`, MAX_JSON_DEPTH)).toBe(false)
+    // Many brackets side by side, never deep: the walk decides.
+    expect(nestsDeeperThan(`[${'{},[],'.repeat(200)}1]`, MAX_JSON_DEPTH)).toBe(false)
+    expect(nestsDeeperThan('{"amount":"1.00","currency":"USDC"}', MAX_JSON_DEPTH)).toBe(false)
+  })
 })
 
 describe('error messages that repeat a received value', () => {

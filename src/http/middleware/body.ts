@@ -50,7 +50,8 @@ export function interpretBody(bytes: Buffer, contentType: string | undefined, le
   const text = bytes.toString('utf8')
   if (text.length === 0) return EMPTY_BODY
 
-  const type = (contentType ?? '').split(';')[0]!.trim().toLowerCase()
+  // The type as every JSON client sends it, without splitting it into parts to compare.
+  const type = contentType === 'application/json' ? contentType : (contentType ?? '').split(';')[0]!.trim().toLowerCase()
   if (type === 'application/json' || type.endsWith('+json')) {
     if (nestsDeeperThan(text, MAX_JSON_DEPTH)) return { kind: 'invalid_json', text, message: TOO_DEEP }
     try {
