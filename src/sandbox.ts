@@ -52,7 +52,8 @@ import { createStreamServer, type StreamOptions, type StreamServer } from './str
 
 export interface Sandbox {
   readonly config: Config
-  readonly app: Express
+  /** The express app behind the listener (HEAD, OPTIONS, 405, 404, the dashboard), built on first use. */
+  expressApp(): Promise<Express>
   readonly clock: Clock
   readonly store: Store
   readonly bus: Bus
@@ -181,12 +182,12 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
   // Each route group's module (and the schemas it builds) loads with the first request for it.
   const parts = { prices, pairs, webhooks, events, allRoutes: () => table.loadAll() }
   const table = lazyRoutes(ROUTE_GROUPS.map((group) => ({ paths: group.paths, load: () => group.load(parts) })))
-  const { app, listener } = createApp(deps, http, table.routes, options.beforeRoutes)
+  const { expressApp, listener } = createApp(deps, http, table.routes, options.beforeRoutes)
 
   let server: Server | undefined
   let stopGuard = () => {}
   return {
-    config, app, clock, store, bus, accounts, services, fixtures, control, webhooks, events, stream, prices, pairs,
+    config, expressApp, clock, store, bus, accounts, services, fixtures, control, webhooks, events, stream, prices, pairs,
     loadRoutes: table.loadAll,
     listen() {
       server = createServer(serverOptions(config), (req, res) => {
