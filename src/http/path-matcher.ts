@@ -17,7 +17,7 @@ const SEGMENT = /^(?:[A-Za-z0-9_.~-]+|:[A-Za-z_$][\w$]*)$/
  */
 export function pathPattern(path: string): { regexp: RegExp; names: string[] } {
   const segments = path.split('/').slice(1)
-  if (!path.startsWith('/') || segments.some((segment) => !SEGMENT.test(segment))) throw new Error(`Route path ${path} is not literal segments and :parameters`)
+  if (!path.startsWith('/') || segments.some((segment) => !SEGMENT.test(segment))) throw notSupported(path)
   const names: string[] = []
   const source = segments
     .map((segment) => {
@@ -29,9 +29,15 @@ export function pathPattern(path: string): { regexp: RegExp; names: string[] } {
   return { regexp: new RegExp(`^(?:${source})(?:\\/$)?$`, 'i'), names }
 }
 
+/**
+ * The matcher of `path`, whose regular expression is made on its first match: most routes never see
+ * one in a test's sandbox, and a start makes ninety. (Every route's path is checked by
+ * test/http/path-matcher.test.ts, so none throws here in use.)
+ */
 export function pathMatcher(path: string): PathMatcher {
-  const { regexp, names } = pathPattern(path)
+  let pattern: { regexp: RegExp; names: string[] } | undefined
   return (input) => {
+    const { regexp, names } = (pattern ??= pathPattern(path))
     const found = regexp.exec(input)
     if (!found) return false
     const params: Record<string, string> = Object.create(null)
@@ -39,6 +45,8 @@ export function pathMatcher(path: string): PathMatcher {
     return { params }
   }
 }
+
+const notSupported = (path: string) => new Error(`Route path ${path} is not literal segments and :parameters`)
 
 /** As express's router decodes a path parameter (router/lib/layer.js). */
 function decodeParam(value: string): string {
