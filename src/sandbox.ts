@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -37,6 +36,7 @@ import { createPaymentSettlement } from './lifecycle/payment-settlement.js'
 import { createSettlementDecider } from './lifecycle/settlement-outcomes.js'
 import { createSettlementSteps } from './lifecycle/settlement-steps.js'
 import { createLogger, type Logger } from './logger.js'
+import { randomHex } from './node-crypto.js'
 import { createRng, createRngFamily } from './rng.js'
 import { createServices, type Services } from './services.js'
 import type { WebhookEndpointRecord } from './model/records.js'
@@ -121,7 +121,7 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
   clocks.load()
   const seed = seedOf(config)
   // The fixtures come from the seed; what is created later, from a seed of this start when ids must not repeat across starts.
-  const idSeed = idsVaryAcrossStarts(config) ? `${seed}/${randomUUID()}` : seed
+  const idSeed = idsVaryAcrossStarts(config) ? `${seed}/${randomHex(16)}` : seed
   const bus = createBus()
   const publisher = createPublisher(bus, clock)
   const configuredEndpoint = configuredEndpointHook(config, clock)
