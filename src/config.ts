@@ -1,7 +1,7 @@
 import * as z from 'zod'
 import { isStandardBase64 } from './key-material.js'
 import { SHIPPED_FIXTURES_DIR } from './fixtures.js'
-import { WebhookUrlSchema } from './schemas/webhook-url.js'
+import { webhookUrlSchema } from './schemas/webhook-url.js'
 
 export const DEFAULT_FIXTURES_DIR = SHIPPED_FIXTURES_DIR
 export const DEFAULT_CLOCK_START = '2026-01-01T00:00:00.000Z'
@@ -110,7 +110,7 @@ const SETTINGS = {
   clock: setting(() => z.enum(['real', 'manual']), 'real'),
   clockStart: setting(() => z.iso.datetime({ offset: true }), DEFAULT_CLOCK_START),
   controlToken: setting(() => z.string().min(1)),
-  webhookUrl: setting(() => WebhookUrlSchema),
+  webhookUrl: setting(webhookUrlSchema),
   webhookSecret: setting(() => z.string().regex(/^whsec_[A-Za-z0-9+/=]+$/, 'expected whsec_ followed by base64')),
   /** Standard base64 (with padding): every key without signing material of its own must sign with HMAC-SHA256 under this secret, keyid `sandbox`. */
   signingSecret: setting(() => z.string().refine(isStandardBase64, 'expected standard base64 with padding, such as the output of openssl rand -base64 32')),
