@@ -6,23 +6,19 @@ import { webhookUrlSchema } from './schemas/webhook-url.js'
 export const DEFAULT_FIXTURES_DIR = SHIPPED_FIXTURES_DIR
 export const DEFAULT_CLOCK_START = '2026-01-01T00:00:00.000Z'
 
-const booleanInput = () =>
-  z.union([
-  z.boolean(),
-    z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1'),
-  ])
+const booleanInput = () => z.union([z.boolean(), z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1')])
 const integer = (min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max)
 
 /** `50` or `20-80` (milliseconds). */
 const latencyInput = () =>
   z
-  .string()
-  .regex(/^\d+(-\d+)?$/, 'expected milliseconds such as 50 or a range such as 20-80')
-  .transform((value): [number, number] => {
-    const [min, max = min] = value.split('-').map(Number) as [number, number?]
-    return [min, max]
-  })
-  .refine(([min, max]) => min <= max, 'the range must go from low to high')
+    .string()
+    .regex(/^\d+(-\d+)?$/, 'expected milliseconds such as 50 or a range such as 20-80')
+    .transform((value): [number, number] => {
+      const [min, max = min] = value.split('-').map(Number) as [number, number?]
+      return [min, max]
+    })
+    .refine(([min, max]) => min <= max, 'the range must go from low to high')
 
 const DELAY_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
 /** `250ms`, `5s`, `2m`, `1h` → ms; undefined for anything else. */
@@ -34,18 +30,18 @@ function parseDelay(text: string): number | undefined {
 /** `5s,30s,2m,10m,1h` or `none`: delays between webhook attempts. */
 const retryScheduleInput = () =>
   z.string().transform((value, ctx): number[] => {
-  if (value.trim() === 'none') return []
-  const delays: number[] = []
-  for (const part of value.split(',')) {
-    const delay = parseDelay(part)
-    if (delay === undefined) {
-      ctx.addIssue({ code: 'custom', message: `'${part.trim()}' is not a delay such as 5s, 2m or 1h (or use 'none')` })
-      return z.NEVER
+    if (value.trim() === 'none') return []
+    const delays: number[] = []
+    for (const part of value.split(',')) {
+      const delay = parseDelay(part)
+      if (delay === undefined) {
+        ctx.addIssue({ code: 'custom', message: `'${part.trim()}' is not a delay such as 5s, 2m or 1h (or use 'none')` })
+        return z.NEVER
+      }
+      delays.push(delay)
     }
-    delays.push(delay)
-  }
-  return delays
-})
+    return delays
+  })
 
 /**
  * A duration: `1500ms`, `30s`, `2m`, `1h`, or a bare number of seconds (CONTRACT.md section 19) → ms,
