@@ -109,19 +109,28 @@ module.exports = new Proxy({}, {
 
 /**
  * faker's English locale (names, streets, products, lorem, …) was a third of the bundle, built as it
- * loads; the sandbox draws only person names from it (src/ledger/accounts.ts). The bundle's faker
+ * loads; the sandbox draws only person names from it (src/ledger/seeded-people.ts). The bundle's faker
  * gets the locale's `person` section alone, so a seed gives the same names as with the whole
- * locale (test/e2e/cli.test.ts compares them with the library's).
+ * locale (test/e2e/cli.test.ts compares them with the library's). And it is made on first use: a
+ * start seeds only the default account, whose names need no faker, so faker's modules (required
+ * here, which esbuild evaluates when called) and its names wait for the first other account.
  */
 const fakerPersonNamesOnly = {
   name: 'faker-person-names-only',
   setup(build) {
     build.onResolve({ filter: /^@faker-js\/faker\/locale\/en$/ }, () => ({ path: 'faker-en-person', namespace: 'faker-person-names-only' }))
-    build.onLoad({ filter: /.*/, namespace: 'faker-person-names-only' }, () => ({
+    // Faker alone, imported (a require() of the package would take every locale along), and so required by the stand-in.
+    build.onResolve({ filter: /^faker-class$/ }, () => ({ path: 'faker-class', namespace: 'faker-person-names-only' }))
+    build.onLoad({ filter: /^faker-class$/, namespace: 'faker-person-names-only' }, () => ({
       loader: 'js',
       resolveDir: fileURLToPath(new URL('..', import.meta.url)),
-      contents: `import { Faker } from '@faker-js/faker'
-export const faker = new Faker({ locale: [${JSON.stringify({ metadata: en.metadata, person: en.person })}] })`,
+      contents: `export { Faker } from '@faker-js/faker'`,
+    }))
+    build.onLoad({ filter: /^faker-en-person$/, namespace: 'faker-person-names-only' }, () => ({
+      loader: 'js',
+      contents: `let real
+const make = () => new (require('faker-class').Faker)({ locale: [${JSON.stringify({ metadata: en.metadata, person: en.person })}] })
+export const faker = new Proxy({}, { get: (_, member) => (real ??= make())[member] })`,
     }))
   },
 }

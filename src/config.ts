@@ -1,26 +1,24 @@
 import * as z from 'zod'
 import { isStandardBase64 } from './key-material.js'
 import { SHIPPED_FIXTURES_DIR } from './fixtures.js'
-import { WebhookUrlSchema } from './schemas/webhook-url.js'
+import { webhookUrlSchema } from './schemas/webhook-url.js'
 
 export const DEFAULT_FIXTURES_DIR = SHIPPED_FIXTURES_DIR
 export const DEFAULT_CLOCK_START = '2026-01-01T00:00:00.000Z'
 
-const booleanInput = z.union([
-  z.boolean(),
-  z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1'),
-])
+const booleanInput = () => z.union([z.boolean(), z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1')])
 const integer = (min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max)
 
 /** `50` or `20-80` (milliseconds). */
-const latencyInput = z
-  .string()
-  .regex(/^\d+(-\d+)?$/, 'expected milliseconds such as 50 or a range such as 20-80')
-  .transform((value): [number, number] => {
-    const [min, max = min] = value.split('-').map(Number) as [number, number?]
-    return [min, max]
-  })
-  .refine(([min, max]) => min <= max, 'the range must go from low to high')
+const latencyInput = () =>
+  z
+    .string()
+    .regex(/^\d+(-\d+)?$/, 'expected milliseconds such as 50 or a range such as 20-80')
+    .transform((value): [number, number] => {
+      const [min, max = min] = value.split('-').map(Number) as [number, number?]
+      return [min, max]
+    })
+    .refine(([min, max]) => min <= max, 'the range must go from low to high')
 
 const DELAY_UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 }
 /** `250ms`, `5s`, `2m`, `1h` → ms; undefined for anything else. */
@@ -30,19 +28,20 @@ function parseDelay(text: string): number | undefined {
 }
 
 /** `5s,30s,2m,10m,1h` or `none`: delays between webhook attempts. */
-const retryScheduleInput = z.string().transform((value, ctx): number[] => {
-  if (value.trim() === 'none') return []
-  const delays: number[] = []
-  for (const part of value.split(',')) {
-    const delay = parseDelay(part)
-    if (delay === undefined) {
-      ctx.addIssue({ code: 'custom', message: `'${part.trim()}' is not a delay such as 5s, 2m or 1h (or use 'none')` })
-      return z.NEVER
+const retryScheduleInput = () =>
+  z.string().transform((value, ctx): number[] => {
+    if (value.trim() === 'none') return []
+    const delays: number[] = []
+    for (const part of value.split(',')) {
+      const delay = parseDelay(part)
+      if (delay === undefined) {
+        ctx.addIssue({ code: 'custom', message: `'${part.trim()}' is not a delay such as 5s, 2m or 1h (or use 'none')` })
+        return z.NEVER
+      }
+      delays.push(delay)
     }
-    delays.push(delay)
-  }
-  return delays
-})
+    return delays
+  })
 
 /**
  * A duration: `1500ms`, `30s`, `2m`, `1h`, or a bare number of seconds (CONTRACT.md section 19) → ms,
@@ -63,71 +62,115 @@ const durationInput = (examples: string, minimumMs = 1) =>
 /** The seed when none is given: the fixtures' documented ids and keys come from it. */
 export const DEFAULT_SEED = 'wallet-sandbox'
 
-export const ConfigSchema = z.object({
-  port: integer(0, 65535).default(4400),
-  host: z.string().min(1).default('127.0.0.1'),
+/**
+ * A setting: its schema, made when first needed, and its default (none: the setting is optional).
+ * A start reads the settings it was given with their own schemas and takes the defaults of the rest
+ * as they are (as zod's `.default()` gives them), so it builds three or four schemas, not the forty
+ * of the whole object (building them was about 3 % of a cold start, issue 33).
+ */
+interface Setting<S extends z.ZodType, D> {
+  schema: () => S
+  default: D
+}
+function setting<S extends z.ZodType>(schema: () => S): Setting<S, undefined>
+function setting<S extends z.ZodType>(schema: () => S, fallback: z.util.NoUndefined<z.output<S>>): Setting<S, z.output<S>>
+function setting<S extends z.ZodType>(schema: () => S, fallback?: z.output<S>): Setting<S, z.output<S> | undefined> {
+  return { schema, default: fallback }
+}
+
+/** Every setting, in the order of the help and the docs: the one list of them (CONTRACT.md section 19). */
+const SETTINGS = {
+  port: setting(() => integer(0, 65535), 4400),
+  host: setting(() => z.string().min(1), '127.0.0.1'),
   /**
    * Seeds every generated id, address, secret, name and price (`seedOf`: DEFAULT_SEED when not
    * given). Not given, under a real clock and without a data file, the ids of created objects also
    * differ from one start to the next (CONTRACT.md section 24).
    */
-  seed: z.string().min(1).optional(),
-  auth: z.enum(['open', 'strict']).default('open'),
-  envelope: z.enum(['wrapped', 'bare']).default('wrapped'),
-  lenient: booleanInput.default(false),
+  seed: setting(() => z.string().min(1)),
+  auth: setting(() => z.enum(['open', 'strict']), 'open'),
+  envelope: setting(() => z.enum(['wrapped', 'bare']), 'wrapped'),
+  lenient: setting(booleanInput, false),
   /** Requests per second per API key; 0 turns the limiter off. */
-  rateLimit: integer(0).default(10),
-  dataFile: z.string().min(1).optional(),
+  rateLimit: setting(() => integer(0), 10),
+  dataFile: setting(() => z.string().min(1)),
   /** With a data file: strict fsyncs each change before answering; batched writes within 100 ms. */
-  durability: z.enum(['strict', 'batched']).default('batched'),
-  fixtures: z.string().min(1).default(DEFAULT_FIXTURES_DIR),
-  whitelistEnforced: booleanInput.default(false),
+  durability: setting(() => z.enum(['strict', 'batched']), 'batched'),
+  fixtures: setting(() => z.string().min(1), DEFAULT_FIXTURES_DIR),
+  whitelistEnforced: setting(booleanInput, false),
   /** Bytes. */
-  bodyLimit: integer(1).default(100 * 1024),
-  settle: z.enum(['auto', 'instant', 'manual']).default('auto'),
+  bodyLimit: setting(() => integer(1), 100 * 1024),
+  settle: setting(() => z.enum(['auto', 'instant', 'manual']), 'auto'),
   /** ms; when set, the confirmation delay of every network. */
-  settleDelay: integer(0).optional(),
-  clock: z.enum(['real', 'manual']).default('real'),
-  clockStart: z.iso.datetime({ offset: true }).default(DEFAULT_CLOCK_START),
-  controlToken: z.string().min(1).optional(),
-  webhookUrl: WebhookUrlSchema.optional(),
-  webhookSecret: z.string().regex(/^whsec_[A-Za-z0-9+/=]+$/, 'expected whsec_ followed by base64').optional(),
+  settleDelay: setting(() => integer(0)),
+  clock: setting(() => z.enum(['real', 'manual']), 'real'),
+  clockStart: setting(() => z.iso.datetime({ offset: true }), DEFAULT_CLOCK_START),
+  controlToken: setting(() => z.string().min(1)),
+  webhookUrl: setting(webhookUrlSchema),
+  webhookSecret: setting(() => z.string().regex(/^whsec_[A-Za-z0-9+/=]+$/, 'expected whsec_ followed by base64')),
   /** Standard base64 (with padding): every key without signing material of its own must sign with HMAC-SHA256 under this secret, keyid `sandbox`. */
-  signingSecret: z.string().refine(isStandardBase64, 'expected standard base64 with padding, such as the output of openssl rand -base64 32').optional(),
+  signingSecret: setting(() => z.string().refine(isStandardBase64, 'expected standard base64 with padding, such as the output of openssl rand -base64 32')),
   /** Seconds a request signature stays acceptable after its `created` time (real time). */
-  signatureMaxAge: durationInput('300, 90s, 5m or 1h', 1000).default(300_000),
-  webhookRetries: retryScheduleInput.default([5_000, 30_000, 120_000, 600_000, 3_600_000]),
+  signatureMaxAge: setting(() => durationInput('300, 90s, 5m or 1h', 1000), 300_000),
+  webhookRetries: setting(retryScheduleInput, [5_000, 30_000, 120_000, 600_000, 3_600_000]),
   /** ms before a webhook attempt counts as failed. */
-  webhookTimeout: integer(1).default(10_000),
+  webhookTimeout: setting(() => integer(1), 10_000),
   /** Per account, the webhook deliveries the control API's log keeps; older finished ones are dropped (never a scheduled one). */
-  deliveryLogLimit: integer(1).default(1000),
+  deliveryLogLimit: setting(() => integer(1), 1000),
   /** Per account, the events `GET /_sandbox/events` keeps; older ones are dropped and counted. */
-  eventLogLimit: integer(1).default(10_000),
+  eventLogLimit: setting(() => integer(1), 10_000),
   /** Per account, the `/v1` requests `GET /_sandbox/requests` keeps (and as many without an account); 0 keeps none. */
-  requestLogLimit: integer(0).default(1000),
+  requestLogLimit: setting(() => integer(0), 1000),
   /** ms a client may take to send a request's headers (slowloris); 408 and the connection closed after. */
-  headersTimeout: integer(1).default(10_000),
+  headersTimeout: setting(() => integer(1), 10_000),
   /** ms a client may take to send a whole request, body included. */
-  requestTimeout: integer(1).default(60_000),
+  requestTimeout: setting(() => integer(1), 60_000),
   /** ms a client may leave an answer unread (not one byte taken) before its connection is closed. */
-  sendTimeout: integer(1).default(30_000),
+  sendTimeout: setting(() => integer(1), 30_000),
   /** ms between price ticks on the stream. */
-  priceInterval: integer(10).default(1000),
+  priceInterval: setting(() => integer(10), 1000),
   /** Basis points of an order fill's quote value, charged in the quote currency. */
-  tradingFeeBps: integer(0, 10_000).default(10),
+  tradingFeeBps: setting(() => integer(0, 10_000), 10),
   /** ms of sandbox time a quote holds. */
-  quoteTtl: durationInput('30s, 2m or 45 (seconds)').default(30_000),
-  logFormat: z.enum(['auto', 'pretty', 'json']).default('auto'),
-  quiet: booleanInput.default(false),
+  quoteTtl: setting(() => durationInput('30s, 2m or 45 (seconds)'), 30_000),
+  logFormat: setting(() => z.enum(['auto', 'pretty', 'json']), 'auto'),
+  quiet: setting(booleanInput, false),
   /** The request log shows control-API requests (`/_sandbox/…`) too; by default only the rest. */
-  logControl: booleanInput.default(false),
-  latency: latencyInput.optional(),
-  errorRate: z.coerce.number().min(0).max(1).default(0),
-})
+  logControl: setting(booleanInput, false),
+  latency: setting(latencyInput),
+  errorRate: setting(() => z.coerce.number().min(0).max(1), 0),
+}
 
-export type Config = Readonly<z.output<typeof ConfigSchema>>
-export type ConfigInput = z.input<typeof ConfigSchema>
-export type ConfigKey = keyof z.output<typeof ConfigSchema>
+type Settings = typeof SETTINGS
+type ConfigShape = {
+  [K in keyof Settings]: Settings[K] extends Setting<infer S, infer D> ? (undefined extends D ? z.ZodOptional<S> : z.ZodDefault<S>) : never
+}
+
+/** The names of the settings, without building their schemas. */
+export const CONFIG_KEYS = Object.keys(SETTINGS) as Array<keyof Settings>
+export const isConfigKey = (key: string): key is keyof Settings => Object.hasOwn(SETTINGS, key)
+
+let wholeSchema: z.ZodObject<ConfigShape> | undefined
+const fieldSchemas = new Map<string, z.ZodType>()
+/** One setting's schema, with its default or as optional: the field of the whole object. */
+function fieldSchema(key: keyof Settings): z.ZodType {
+  let schema = fieldSchemas.get(key)
+  if (!schema) {
+    const { schema: make, default: fallback } = SETTINGS[key] as Setting<z.ZodType, unknown>
+    schema = fallback === undefined ? make().optional() : make().default(fallback)
+    fieldSchemas.set(key, schema)
+  }
+  return schema
+}
+
+/** The settings as one zod object (the help's defaults, the docs' checks), built on first use. */
+export function configSchema(): z.ZodObject<ConfigShape> {
+  return (wholeSchema ??= z.object(Object.fromEntries(CONFIG_KEYS.map((key) => [key, fieldSchema(key)])) as ConfigShape))
+}
+
+export type Config = Readonly<z.output<z.ZodObject<ConfigShape>>>
+export type ConfigInput = z.input<z.ZodObject<ConfigShape>>
+export type ConfigKey = keyof Settings
 
 /** kebab-case flag name of a config key: dataFile → data-file. */
 export const flagName = (key: string) => key.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)
@@ -155,20 +198,25 @@ export const CLI_SETTING_NAMES: SettingNames = {
  * flag and its variable).
  */
 export function loadConfig(sources: { flags?: Partial<Record<ConfigKey, unknown>>; env?: NodeJS.ProcessEnv } = {}, names = CLI_SETTING_NAMES): Config {
-  const merged: Record<string, unknown> = {}
-  for (const key of Object.keys(ConfigSchema.shape) as ConfigKey[]) {
+  const config: Record<string, unknown> = {}
+  const problems: string[] = []
+  for (const key of CONFIG_KEYS) {
     const fromEnv = sources.env?.[envName(key)]
-    if (fromEnv !== undefined && fromEnv !== '') merged[key] = fromEnv
     const fromFlag = sources.flags?.[key]
-    if (fromFlag !== undefined) merged[key] = fromFlag
+    const given = fromFlag !== undefined ? fromFlag : fromEnv !== undefined && fromEnv !== '' ? fromEnv : undefined
+    if (given === undefined) {
+      // What the object's `.default()` gives (a copy of a list); an optional setting stays absent.
+      const fallback = SETTINGS[key].default as unknown
+      if (fallback !== undefined) config[key] = Array.isArray(fallback) ? [...fallback] : fallback
+      continue
+    }
+    // Parsed once per process: zod's compiled fast path (new Function) would cost more than it saves.
+    const parsed = fieldSchema(key).safeParse(given, { jitless: true })
+    if (parsed.success) config[key] = parsed.data
+    else for (const issue of parsed.error.issues) problems.push(`  ${names.name(key)}: ${issue.message}`)
   }
-  // Parsed once per process: zod's compiled fast path (new Function) would cost more than it saves.
-  const parsed = ConfigSchema.safeParse(merged, { jitless: true })
-  if (!parsed.success) {
-    const lines = parsed.error.issues.map((issue) => `  ${names.name(String(issue.path[0] ?? ''))}: ${issue.message}`)
-    throw new ConfigError(`${names.title}:\n${lines.join('\n')}`)
-  }
-  return Object.freeze(parsed.data)
+  if (problems.length > 0) throw new ConfigError(`${names.title}:\n${problems.join('\n')}`)
+  return Object.freeze(config) as Config
 }
 
 /** The seed everything generated comes from. */

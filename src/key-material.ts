@@ -1,4 +1,4 @@
-import { createPrivateKey, createPublicKey } from 'node:crypto'
+import { nodeCrypto } from './node-crypto.js'
 import type { Rng } from './rng.js'
 import type { SigningAlgorithm, SigningKeyRecord } from './model/records.js'
 
@@ -28,9 +28,9 @@ export function createSigningKey(alg: SigningAlgorithm, rng: Rng, publicKey?: st
   if (publicKey !== undefined) return { record: { alg, key_id: keyId, public_key: parseEd25519PublicKey(publicKey)! } }
   // An Ed25519 private key is any 32 bytes; wrapped in PKCS#8 (RFC 8410), node derives the public key.
   const der = Buffer.concat([ED25519_PKCS8_PREFIX, rng.bytes(32)])
-  const privateKey = createPrivateKey({ key: der, format: 'der', type: 'pkcs8' })
+  const privateKey = nodeCrypto().createPrivateKey({ key: der, format: 'der', type: 'pkcs8' })
   return {
-    record: { alg, key_id: keyId, public_key: createPublicKey(privateKey).export({ type: 'spki', format: 'pem' }).toString() },
+    record: { alg, key_id: keyId, public_key: nodeCrypto().createPublicKey(privateKey).export({ type: 'spki', format: 'pem' }).toString() },
     privateKey: privateKey.export({ type: 'pkcs8', format: 'pem' }).toString(),
   }
 }
@@ -43,9 +43,9 @@ export function parseEd25519PublicKey(value: string): string | undefined {
   const trimmed = value.trim()
   try {
     const key = trimmed.startsWith('-----BEGIN')
-      ? createPublicKey({ key: trimmed, format: 'pem' })
+      ? nodeCrypto().createPublicKey({ key: trimmed, format: 'pem' })
       : isStandardBase64(trimmed) && Buffer.from(trimmed, 'base64').length === 32
-        ? createPublicKey({ key: Buffer.concat([ED25519_SPKI_PREFIX, Buffer.from(trimmed, 'base64')]), format: 'der', type: 'spki' })
+        ? nodeCrypto().createPublicKey({ key: Buffer.concat([ED25519_SPKI_PREFIX, Buffer.from(trimmed, 'base64')]), format: 'der', type: 'spki' })
         : undefined
     if (key?.asymmetricKeyType !== 'ed25519') return undefined
     return key.export({ type: 'spki', format: 'pem' }).toString()

@@ -66,7 +66,9 @@ const OPTION_NAMES: SettingNames = { title: 'Invalid startSandbox() options', na
 export async function startSandbox(options: StartSandboxOptions = {}): Promise<RunningSandbox> {
   const config = loadConfig({ flags: toFlags({ port: 0, quiet: true, ...options }, 'startSandbox') }, OPTION_NAMES)
   const logger = createLogger({ quiet: config.quiet, json: config.logFormat === 'json' })
-  const sandbox = await createSandbox(config, { logger, requestLog: createRequestLog({ format: config.logFormat, control: config.logControl }) })
+  // Quiet (the default here), no request log: it would look at process.stdout, made on first use, for nothing.
+  const requestLog = config.quiet ? undefined : createRequestLog({ format: config.logFormat, control: config.logControl })
+  const sandbox = await createSandbox(config, { logger, requestLog })
   let address
   try {
     address = await sandbox.listen()

@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto'
+import { sha256 } from './sha256.js'
 
 /**
  * A small seeded pseudo-random generator (sfc32). Every random-looking value the sandbox hands out
@@ -26,7 +26,7 @@ const BASE62_CODES = Array.from(BASE62, (char) => char.charCodeAt(0))
 
 /** Derives a generator from any number of string parts: `createRng(seed, apiKey)`. */
 export function createRng(...parts: Array<string | number>): Rng {
-  const digest = createHash('sha256').update(parts.map(String).join('\u0000')).digest()
+  const digest = sha256(parts.map(String).join('\u0000'))
   const rng = restoreRng([digest.readUInt32LE(0), digest.readUInt32LE(4), digest.readUInt32LE(8), digest.readUInt32LE(12)])
   // Warm up so that similar seeds diverge.
   for (let i = 0; i < 12; i++) rng.uint32()

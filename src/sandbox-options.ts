@@ -1,4 +1,4 @@
-import { ConfigError, ConfigSchema, type Config, type ConfigKey } from './config.js'
+import { CONFIG_KEYS, ConfigError, isConfigKey, type Config, type ConfigKey } from './config.js'
 
 type FlexibleKeys = 'latency' | 'webhookRetries' | 'clockStart' | 'quoteTtl' | 'signatureMaxAge'
 
@@ -25,8 +25,8 @@ export type SandboxOptions = Partial<Omit<Config, FlexibleKeys>> & {
  * throws a ConfigError naming `caller` (`startSandbox`) and listing the options.
  */
 export function toFlags(options: SandboxOptions, caller: string): Partial<Record<ConfigKey, unknown>> {
-  const unknown = Object.keys(options).filter((key) => !(key in ConfigSchema.shape))
-  if (unknown.length > 0) throw new ConfigError(`Unknown ${caller} option${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. The options are: ${Object.keys(ConfigSchema.shape).join(', ')}.`)
+  const unknown = Object.keys(options).filter((key) => !isConfigKey(key))
+  if (unknown.length > 0) throw new ConfigError(`Unknown ${caller} option${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}. The options are: ${CONFIG_KEYS.join(', ')}.`)
   const { latency, webhookRetries, clockStart, quoteTtl, signatureMaxAge, ...rest } = options
   const flags: Partial<Record<ConfigKey, unknown>> = { ...rest }
   if (latency !== undefined) flags.latency = typeof latency === 'string' ? latency : typeof latency === 'number' ? String(latency) : latency.join('-')

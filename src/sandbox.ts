@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto'
 import { fileURLToPath } from 'node:url'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
@@ -37,6 +36,7 @@ import { createPaymentSettlement } from './lifecycle/payment-settlement.js'
 import { createSettlementDecider } from './lifecycle/settlement-outcomes.js'
 import { createSettlementSteps } from './lifecycle/settlement-steps.js'
 import { createLogger, type Logger } from './logger.js'
+import { randomHex } from './node-crypto.js'
 import { createRng, createRngFamily } from './rng.js'
 import { createServices, type Services } from './services.js'
 import type { WebhookEndpointRecord } from './model/records.js'
@@ -52,7 +52,8 @@ import { createStreamServer, type StreamOptions, type StreamServer } from './str
 
 export interface Sandbox {
   readonly config: Config
-  readonly app: Express
+  /** The express app behind the listener (HEAD, OPTIONS, 405, 404, the dashboard), built on first use. */
+  expressApp(): Promise<Express>
   readonly clock: Clock
   readonly store: Store
   readonly bus: Bus
@@ -120,7 +121,7 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
   clocks.load()
   const seed = seedOf(config)
   // The fixtures come from the seed; what is created later, from a seed of this start when ids must not repeat across starts.
-  const idSeed = idsVaryAcrossStarts(config) ? `${seed}/${randomUUID()}` : seed
+  const idSeed = idsVaryAcrossStarts(config) ? `${seed}/${randomHex(16)}` : seed
   const bus = createBus()
   const publisher = createPublisher(bus, clock)
   const configuredEndpoint = configuredEndpointHook(config, clock)
@@ -181,12 +182,12 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
   // Each route group's module (and the schemas it builds) loads with the first request for it.
   const parts = { prices, pairs, webhooks, events, allRoutes: () => table.loadAll() }
   const table = lazyRoutes(ROUTE_GROUPS.map((group) => ({ paths: group.paths, load: () => group.load(parts) })))
-  const { app, listener } = createApp(deps, http, table.routes, options.beforeRoutes)
+  const { expressApp, listener } = createApp(deps, http, table.routes, options.beforeRoutes)
 
   let server: Server | undefined
   let stopGuard = () => {}
   return {
-    config, app, clock, store, bus, accounts, services, fixtures, control, webhooks, events, stream, prices, pairs,
+    config, expressApp, clock, store, bus, accounts, services, fixtures, control, webhooks, events, stream, prices, pairs,
     loadRoutes: table.loadAll,
     listen() {
       server = createServer(serverOptions(config), (req, res) => {

@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto'
+import { nodeCrypto } from './node-crypto.js'
 
 /**
  * Standard Webhooks (https://www.standardwebhooks.com), both ends: a secret is `whsec_` + base64 of
@@ -40,7 +40,7 @@ function keyOf(secret: string): Buffer {
 
 /** `v1,<base64 signature>`, the value of the `webhook-signature` header. */
 export function signPayload({ secret, id, timestamp, body }: SignInput): string {
-  const mac = createHmac('sha256', keyOf(secret)).update(`${id}.${timestamp}.`, 'utf8').update(body, 'utf8').digest('base64')
+  const mac = nodeCrypto().createHmac('sha256', keyOf(secret)).update(`${id}.${timestamp}.`, 'utf8').update(body, 'utf8').digest('base64')
   return `v1,${mac}`
 }
 
@@ -68,7 +68,7 @@ export function verificationError(secret: string, headers: Record<string, string
   const matches = signatures.split(' ').some((entry) => {
     if (!entry.startsWith('v1,')) return false
     const given = Buffer.from(entry.slice(3), 'base64')
-    return given.length === expected.length && timingSafeEqual(given, expected)
+    return given.length === expected.length && nodeCrypto().timingSafeEqual(given, expected)
   })
   return matches ? undefined : 'no v1 signature matches the body under this secret'
 }

@@ -1,5 +1,5 @@
 import { Command, Option } from 'commander'
-import { ConfigError, ConfigSchema, envName, flagName, loadConfig, type Config, type ConfigKey } from '../config.js'
+import { CONFIG_KEYS, ConfigError, envName, flagName, loadConfig, type Config, type ConfigKey } from '../config.js'
 import { FixturesError } from '../fixtures.js'
 import { shownDefault } from './shown-defaults.js'
 import { describeFixtures } from './describe-fixtures.js'
@@ -9,7 +9,7 @@ import { addTerminalCommands } from './terminal-commands.js'
 import { StoreLoadError } from '../store/store.js'
 import { VERSION } from '../version.js'
 
-/** One line of help per setting; the flag, its variable and its default (shown-defaults.ts) come from ConfigSchema. */
+/** One line of help per setting; the flag, its variable and its default (shown-defaults.ts) come from the settings (src/config.ts). */
 const HELP: Record<ConfigKey, [string, string?]> = {
   port: ['port to listen on (0 picks a free port)', '<n>'],
   host: ['address to bind', '<host>'],
@@ -55,7 +55,7 @@ export function buildProgram(run: (config: Config, options: ServeOptions) => Pro
     .description('A local emulator of the digital-asset wallet and payments API, for integration tests.')
     .version(VERSION)
     .option('--ready-json', 'once listening, write one JSON line on stdout before anything else (url, base_url, stream_url, api_key, control_token, port, pid, version) instead of the banner; for programs that start the sandbox, with --port 0')
-  for (const key of Object.keys(ConfigSchema.shape) as ConfigKey[]) {
+  for (const key of CONFIG_KEYS) {
     const [text, argument] = HELP[key]
     const option = new Option(`--${flagName(key)}${argument ? ` ${argument}` : ''}`)
     // Written when the help is shown: its defaults parse the config schema, which a start need not do twice.

@@ -8,13 +8,14 @@ import { Command, type CommanderError } from 'commander'
 
 const parity = () => import('../parity/commands.js')
 
-const io = {
+/** Made when a command runs: process.stdout and process.stderr are made on first use, which a start need not pay for. */
+const io = () => ({
   out: (line: string) => void process.stdout.write(`${line}\n`),
   err: (line: string) => void process.stderr.write(`${line}\n`),
   stdout: process.stdout,
   stderr: process.stderr,
   env: process.env,
-}
+})
 
 /** Exits once stdout and stderr are written out: into a pipe, a long report is still queued when the run ends. */
 const exitWhenWritten = (code: number) => void process.stdout.write('', () => process.stderr.write('', () => process.exit(code)))
@@ -53,7 +54,7 @@ Examples:
   $ wallet-sandbox parity --against https://sandbox.example.com/v1 --write-accept parity-accepted.json
   $ wallet-sandbox parity --replay suite.jsonl --accept parity-accepted.json`)
     .action(async (flags: Record<string, unknown>, command: Command) => {
-      exitWhenWritten(await (await parity()).parityCommand(flags, command.optsWithGlobals(), io))
+      exitWhenWritten(await (await parity()).parityCommand(flags, command.optsWithGlobals(), io()))
     })
 
   program
@@ -72,12 +73,12 @@ Examples:
   $ wallet-sandbox record --to https://sandbox.example.com/v1 --out suite.jsonl
   $ wallet-sandbox record --to https://sandbox.example.com/v1 --out suite.jsonl --port 0 --ready-json`)
     .action(async (flags: { to?: string; out?: string; port?: string; readyJson?: boolean }, command: Command) => {
-      const recorder = await (await parity()).recordCommand(flags, command.optsWithGlobals(), io)
+      const recorder = await (await parity()).recordCommand(flags, command.optsWithGlobals(), io())
       if (recorder === undefined) return exitWhenWritten(2)
       for (const signal of ['SIGINT', 'SIGTERM'] as const) {
         process.once(signal, () => {
           void recorder.close().then(() => {
-            io.err(`wallet-sandbox record: ${recorder.count()} exchanges in ${flags.out}`)
+            io().err(`wallet-sandbox record: ${recorder.count()} exchanges in ${flags.out}`)
             exitWhenWritten(0)
           })
         })

@@ -18,8 +18,10 @@ export interface ServeOptions {
  * stdout (or, with `--ready-json`, the ready line).
  */
 export async function serve(config: Config, options: ServeOptions): Promise<void> {
-  const logger = createLogger({ quiet: config.quiet, json: config.logFormat === 'json' || (config.logFormat === 'auto' && !process.stderr.isTTY) })
-  const sandbox = await createSandbox(config, { logger, requestLog: createRequestLog({ format: config.logFormat, control: config.logControl, env: process.env }) })
+  const logger = createLogger({ quiet: config.quiet, json: () => config.logFormat === 'json' || (config.logFormat === 'auto' && !process.stderr.isTTY) })
+  // Quiet, no request log: it would look at process.stdout, made on first use, for nothing.
+  const requestLog = config.quiet ? undefined : createRequestLog({ format: config.logFormat, control: config.logControl, env: process.env })
+  const sandbox = await createSandbox(config, { logger, requestLog })
   let address
   try {
     address = await sandbox.listen()

@@ -1,4 +1,4 @@
-import { ConfigSchema, DEFAULT_SEED, type ConfigKey } from '../config.js'
+import { configSchema, DEFAULT_SEED, type ConfigKey } from '../config.js'
 
 /**
  * The default `--help` shows for each flag. Settings with a value of their own by default show it,
@@ -28,7 +28,7 @@ const DURATIONS: ReadonlySet<ConfigKey> = new Set(['quoteTtl', 'signatureMaxAge'
 let defaults: Record<string, unknown> | undefined
 
 export function shownDefault(key: ConfigKey): string | undefined {
-  const value = (defaults ??= ConfigSchema.parse({}))[key]
+  const value = (defaults ??= configSchema().parse({}))[key]
   if (value === undefined) return UNSET_MEANS[key]
   if (DESCRIBED[key]) return DESCRIBED[key]
   if (DURATIONS.has(key)) return formatDelay(value as number)

@@ -1,7 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { parse as parseQuery } from 'node:querystring'
-import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express'
-import { mountDashboard } from '../dashboard.js'
+import type { Express, NextFunction, Request, RequestHandler, Response } from 'express'
 import { ApiError } from '../errors.js'
 import type { AppDeps } from './context.js'
 import { holdAnswersUntilDurable } from './middleware/durable-answers.js'
@@ -16,69 +15,71 @@ import { toExpressPath } from './route.js'
 import { VERSION, VERSION_HEADER } from '../version.js'
 
 export interface HttpApp {
-  /** The express app: the dashboard, HEAD and OPTIONS, 405 and 404, and every route as well. */
-  app: Express
-  /** The server's request listener: a request for a route object goes straight to it, anything else to `app`. */
+  /** The express app: the dashboard, HEAD and OPTIONS, 405 and 404, and every route as well; built (and express loaded) on first use. */
+  expressApp(): Promise<Express>
+  /** The server's request listener: a request for a route object goes straight to it, anything else to the express app. */
   listener: (req: IncomingMessage, res: ServerResponse) => void
 }
 
+interface KnownPath {
+  pattern: RegExp
+  methods: string[]
+  error: () => ApiError
+}
+
 /**
- * Builds the express app (the dashboard's files, one handler per route object found through the
- * route index, then 405 for a known path, then 404) and the listener in front of it. `front` runs
- * ahead of every request in both: the durable-answer hold, the pipelining limit, the request id and
- * journal, then any middleware the caller adds (the test suite's response recorder). A route's
- * module loads with the first request for it (src/http/lazy-routes.ts).
+ * The route index (one handler per route object) and the listener in front of it, and the express
+ * app behind it (src/http/express-app.ts: the dashboard's files, HEAD and OPTIONS, 405 for a known
+ * path, then 404), which is built with the first request that needs it: loading express and
+ * building its app was about a tenth of a cold start (issue 33), and a start's health checks and
+ * a test's first requests are all route objects. `front` runs ahead of every request in both: the
+ * durable-answer hold, the pipelining limit, the request id and journal, then any middleware the
+ * caller adds (the test suite's response recorder). A route's module loads with the first request
+ * for it (src/http/lazy-routes.ts).
  */
 export function createApp(deps: AppDeps, http: HttpServices, routes: readonly LazyRoute[], extra: RequestHandler[] = []): HttpApp {
-  const app = express()
-  app.disable('x-powered-by')
-  app.disable('etag')
-  app.set('query parser', 'simple')
   const front: RequestHandler[] = [
     ...(deps.config.dataFile && deps.config.durability === 'strict' ? [holdAnswersUntilDurable(() => deps.store.durable())] : []),
     limitPipelining,
     identifyAndJournal(deps, http),
     ...extra,
   ]
-  app.use(front)
-  // Static files, not route objects: they are not part of the API, so not of its OpenAPI document.
-  mountDashboard(app)
-
-  const index = createRouteIndex(app)
-  app.use(index.middleware)
-  const methodsByPath = new Map<string, string[]>()
-  for (const route of routes) {
-    const path = toExpressPath(route.path)
-    index.add(route.method, path, handlerOnFirstRequest(route, deps, http))
-    methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), route.method.toUpperCase()])
-  }
-  const knownPaths: Array<{ pattern: RegExp; methods: string[]; error: () => ApiError }> = []
-  for (const [path, methods] of methodsByPath) {
-    const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : [])].join(', ')
-    const error = () => new ApiError('method_not_allowed', `${path.replace(/:(\w+)/g, '{$1}')} does not support this method; it supports ${allow}.`, { headers: { Allow: allow } })
-    const pattern = new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:\w+/g, '[^/]+')}/?$`, 'i')
-    knownPaths.push({ pattern, methods: allow.split(', '), error })
-  }
+  const index = createRouteIndex()
+  for (const route of routes) index.add(route.method, toExpressPath(route.path), handlerOnFirstRequest(route, deps, http))
+  let knownPaths: KnownPath[] | undefined
   // A path that some route has, asked with a method none of them takes: 405, matched as express
   // matches (case-insensitive, one optional trailing slash) but without decoding the parameters, so
   // that a wrong method is 405 even where the path's percent-encoding is bad (CONTRACT.md section
   // 13). One test here rather than one express route per path: those were a tenth of start-up.
-  app.use((req) => {
-    const known = knownPaths.find((entry) => entry.pattern.test(req.path))
+  const knownPathsOf = (path: string) => (knownPaths ??= listKnownPaths(routes)).filter((entry) => entry.pattern.test(path))
+  const noRoute = (req: Request): never => {
+    const [known] = knownPathsOf(req.path)
     if (known) throw known.error()
     throw new ApiError('route_not_found', `No route ${req.method} ${req.path}. The API lives under /v1 (see GET /v1/openapi.json) and the sandbox controls under /_sandbox.`)
-  })
+  }
   const answerError = (error: unknown, req: Request, res: Response) => {
     // The router decodes path parameters before any handler runs; bad percent-encoding is the client's mistake.
     // A known path with the wrong method is 405 before any parameter is looked at (CONTRACT.md section 13), even one express cannot decode.
     if (error instanceof URIError) {
-      const known = knownPaths.filter((entry) => entry.pattern.test(req.path))
+      const known = knownPathsOf(req.path)
       const wrongMethod = known.length > 0 && !known.some((entry) => entry.methods.includes(req.method))
       error = wrongMethod ? known[0]!.error() : new ApiError('parameter_invalid', 'The URL path is not valid percent-encoding; encode reserved characters as %XX with two hex digits.')
     }
     send(res, renderError(error, res.locals.requestId ?? 'req_unknown', http.logError))
   }
-  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => answerError(error, req, res))
+
+  let app: Express | undefined
+  let building: Promise<Express> | undefined
+  const expressApp = () =>
+    (building ??= import('./express-app.js').then(({ buildExpressApp }) => (app = buildExpressApp({ front, index, noRoute, answerError }))))
+  /** A request for no route object: to the express app, once it is built. */
+  const toExpress = (req: IncomingMessage, res: ServerResponse) => {
+    if (app) return void app(req, res)
+    expressApp().then(
+      (built) => built(req, res),
+      (error: unknown) => send(res as unknown as Response, renderError(error, 'req_unknown', http.logError)),
+    )
+  }
 
   /**
    * Express's handling around each request (its router's walk of the layers, and the prototypes it
@@ -105,7 +106,7 @@ export function createApp(deps: AppDeps, http: HttpServices, routes: readonly La
     if (!found) {
       // Every answer says which sandbox gave it, errors and the dashboard included: a helper checks it is compatible.
       res.setHeader(VERSION_HEADER, VERSION)
-      return void app(req, res)
+      return toExpress(req, res)
     }
     const { handler, params } = found
     // Stored one by one: Object.assign walked the keys of a new object for each request (a fifth of the listener's time).
@@ -127,7 +128,22 @@ export function createApp(deps: AppDeps, http: HttpServices, routes: readonly La
     })
   }
 
-  return { app, listener }
+  return { expressApp, listener }
+}
+
+/** Each path of `routes`, with the methods it takes (HEAD too where it takes GET) and its 405. */
+function listKnownPaths(routes: readonly LazyRoute[]): KnownPath[] {
+  const methodsByPath = new Map<string, string[]>()
+  for (const route of routes) {
+    const path = toExpressPath(route.path)
+    methodsByPath.set(path, [...(methodsByPath.get(path) ?? []), route.method.toUpperCase()])
+  }
+  return [...methodsByPath].map(([path, methods]) => {
+    const allow = [...methods, ...(methods.includes('GET') ? ['HEAD'] : [])].join(', ')
+    const error = () => new ApiError('method_not_allowed', `${path.replace(/:(\w+)/g, '{$1}')} does not support this method; it supports ${allow}.`, { headers: { Allow: allow } })
+    const pattern = new RegExp(`^${path.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').replace(/:\w+/g, '[^/]+')}/?$`, 'i')
+    return { pattern, methods: allow.split(', '), error }
+  })
 }
 
 /** The request fields the pipeline reads, given on the fast path as express would give them. */

@@ -1,25 +1,28 @@
-import type { Express, NextFunction, Request, RequestHandler, Response } from 'express'
+import type { NextFunction, Request, RequestHandler, Response } from 'express'
+import { pathMatcher, type PathMatcher } from './path-matcher.js'
 import type { Method } from './route.js'
-
-/** The part of express's router layer this module uses (not in express's types). */
-interface RouterLayer {
-  /** Express's own matcher: case-insensitive, one optional trailing slash, params decoded (URIError when they cannot be). */
-  match(path: string): false | { params: Record<string, string> }
-}
 
 interface Entry {
   /** Lower-cased literal start of the path, up to its first parameter: a cheap test before the matcher. */
   prefix: string
-  layer: RouterLayer
+  match: PathMatcher
+  handler: RequestHandler
+}
+
+/** A route as it was added: what the express app, built on first need, registers as well. */
+export interface IndexedRoute {
+  method: Method
+  /** Express style: `/v1/wallets/:id`. */
+  path: string
   handler: RequestHandler
 }
 
 /**
- * A shortcut in front of express's router for the route objects. Express tries its layers one by
- * one (the dashboard, then every route: about eighty), with its bookkeeping around each; this tries
- * only the routes of the request's method whose literal prefix fits, with the matcher express built
- * for that same layer, in the same order. So it picks the route express would pick, and anything it
- * does not match (HEAD, OPTIONS, 405, 404) goes on to express.
+ * The route objects by method and path, matched as express's router matches them (the same
+ * matcher: src/http/path-matcher.ts) and tried in the order they were added, as express tries its
+ * layers: so it picks the route express would pick. The listener serves what it finds without
+ * express; the express app (HEAD, OPTIONS, 405, 404, the dashboard), built on the first request
+ * that needs it, runs the same index as its middleware ahead of its own routes.
  */
 export type RouteIndex = ReturnType<typeof createRouteIndex>
 
@@ -29,8 +32,9 @@ export interface FoundRoute {
   params: Record<string, string>
 }
 
-export function createRouteIndex(app: Express) {
+export function createRouteIndex() {
   const byMethod = new Map<string, Entry[]>()
+  const routes: IndexedRoute[] = []
 
   /**
    * The route object for a method and path, as express would pick it; undefined when none fits.
@@ -42,24 +46,26 @@ export function createRouteIndex(app: Express) {
     const lower = path.toLowerCase()
     for (const entry of entries) {
       if (!lower.startsWith(entry.prefix)) continue
-      const matched = entry.layer.match(path)
+      const matched = entry.match(path)
       if (matched) return { handler: entry.handler, params: matched.params }
     }
     return undefined
   }
 
   return {
-    /** Registers the route with express (still the fallback) and in the index. */
     add(method: Method, path: string, handler: RequestHandler): void {
-      app[method](path, handler)
-      const stack = (app as unknown as { router: { stack: RouterLayer[] } }).router.stack
-      const entry = { prefix: path.split(':')[0]!.toLowerCase(), layer: stack[stack.length - 1]!, handler }
+      routes.push({ method, path, handler })
+      const entry = { prefix: path.split(':')[0]!.toLowerCase(), match: pathMatcher(path), handler }
       const key = method.toUpperCase()
       byMethod.set(key, [...(byMethod.get(key) ?? []), entry])
     },
 
+    /** Every route added, in order. */
+    routes: routes as readonly IndexedRoute[],
+
     find,
 
+    /** The index as express middleware: a route object found is served, anything else goes on. */
     middleware(req: Request, res: Response, next: NextFunction): void {
       let found: FoundRoute | undefined
       try {

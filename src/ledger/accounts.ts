@@ -1,4 +1,3 @@
-import { faker } from '@faker-js/faker/locale/en'
 import { generateAddress } from '../chain/networks.js'
 import { ASSETS, type Network } from '../model/networks.js'
 import type { Clock } from '../clock.js'
@@ -16,6 +15,7 @@ import type { AccountState } from '../store/account-state.js'
 import { put } from '../store/changes.js'
 import type { Store } from '../store/store.js'
 import { openBalance } from './balances.js'
+import { seededPeople } from './seeded-people.js'
 
 export interface Accounts {
   /** Creates the fixtures' default account and its keys, unless the store has it already. */
@@ -97,15 +97,16 @@ export function createAccounts(deps: {
         balance: toBaseUnits(seedWallet.balance, decimals(seedWallet.network, seedWallet.currency)),
       })
     }
-    faker.seed(rng.uint32())
-    for (const seedWallet of fixtures.accounts.user_wallets) {
-      const person = faker.person.fullName()
+    const userWallets = fixtures.accounts.user_wallets
+    const people = seededPeople(rng.uint32(), userWallets.length)
+    for (const [position, seedWallet] of userWallets.entries()) {
+      const person = people[position]!
       addWallet({
         type: 'user',
-        name: `${person} (${seedWallet.currency})`,
+        name: `${person.name} (${seedWallet.currency})`,
         currency: seedWallet.currency,
         network: seedWallet.network,
-        metadata: { external_user_id: `user_${faker.string.alphanumeric({ length: 10, casing: 'lower' })}` },
+        metadata: { external_user_id: `user_${person.userId}` },
         balance: toBaseUnits(seedWallet.balance, decimals(seedWallet.network, seedWallet.currency)),
       })
     }

@@ -1,4 +1,4 @@
-import { ConfigSchema, envName, loadConfig, type ConfigKey } from '../config.js'
+import { envName, isConfigKey, loadConfig, type ConfigKey } from '../config.js'
 import { describeListenError } from '../listen-error.js'
 import { createLogger } from '../logger.js'
 import { addressesOf } from '../sandbox-addresses.js'
@@ -13,7 +13,7 @@ import { UsageError } from './usage.js'
  * It stays quiet: the run's output is the comparison.
  */
 export async function startLocalSandbox(flags: Record<string, unknown>, env: NodeJS.ProcessEnv): Promise<LocalSandbox> {
-  const settings: Partial<Record<ConfigKey, unknown>> = Object.fromEntries(Object.entries(flags).filter(([key]) => key in ConfigSchema.shape))
+  const settings: Partial<Record<ConfigKey, unknown>> = Object.fromEntries(Object.entries(flags).filter(([key]) => isConfigKey(key)))
   if (settings.port === undefined && env[envName('port')] === undefined) settings.port = 0
   const config = loadConfig({ flags: { ...settings, quiet: true }, env })
   const sandbox = await createSandbox(config, { logger: createLogger({ quiet: true, json: false }) })

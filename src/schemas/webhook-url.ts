@@ -28,11 +28,19 @@ export function webhookUrlProblem(value: string): string | undefined {
   return undefined
 }
 
-export const WebhookUrlSchema = z
-  .string({ error: whenPresent(URL_MESSAGE) })
-  .max(2048, { error: 'url is at most 2048 characters' })
-  .superRefine((value, ctx) => {
-    const problem = webhookUrlProblem(value)
-    if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem })
-  })
-  .meta({ example: 'https://example.com/webhooks', description: 'An absolute http:// or https:// URL: no control characters, spaces around it or credentials.' })
+const buildWebhookUrlSchema = () =>
+  z
+    .string({ error: whenPresent(URL_MESSAGE) })
+    .max(2048, { error: 'url is at most 2048 characters' })
+    .superRefine((value, ctx) => {
+      const problem = webhookUrlProblem(value)
+      if (problem !== undefined) ctx.addIssue({ code: 'custom', message: problem })
+    })
+    .meta({ example: 'https://example.com/webhooks', description: 'An absolute http:// or https:// URL: no control characters, spaces around it or credentials.' })
+let schema: ReturnType<typeof buildWebhookUrlSchema> | undefined
+
+/**
+ * The schema, one object for the webhook routes and `--webhook-url` alike, built on first use: the
+ * config module, which every start loads, needs it only when `--webhook-url` is given (issue 33).
+ */
+export const webhookUrlSchema = () => (schema ??= buildWebhookUrlSchema())

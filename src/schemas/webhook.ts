@@ -4,7 +4,7 @@ import { EVENT_TYPES } from '../model/events.js'
 import { EVENT_PATTERN_DESCRIPTION, EVENT_PATTERNS, EVENT_PATTERNS_HELP, isEventPattern } from '../model/event-patterns.js'
 import { CountSchema, DescriptionSchema, PageQuery, TimestampSchema } from './common.js'
 import { whenPresent } from './messages.js'
-import { WebhookUrlSchema } from './webhook-url.js'
+import { webhookUrlSchema } from './webhook-url.js'
 import { REQUEST_EXAMPLES } from './request-examples.js'
 
 /** `/v1/webhooks` and the control API's delivery log (CONTRACT.md sections 9 and 13). */
@@ -33,7 +33,7 @@ const EventsSchema = z
 
 export const CreateWebhookEndpointSchema = z
   .strictObject({
-    url: WebhookUrlSchema,
+    url: webhookUrlSchema(),
     events: EventsSchema.optional(),
     description: DescriptionSchema.nullable().optional(),
   })
@@ -41,7 +41,7 @@ export const CreateWebhookEndpointSchema = z
 
 export const UpdateWebhookEndpointSchema = z
   .strictObject({
-    url: WebhookUrlSchema.optional(),
+    url: webhookUrlSchema().optional(),
     events: EventsSchema.optional(),
     description: DescriptionSchema.nullable().optional(),
     status: z.enum(['enabled', 'disabled'], { error: "status must be 'enabled' or 'disabled'" }).optional(),

@@ -14,7 +14,7 @@ let walletId: string
 
 beforeAll(async () => {
   sb = await startTestSandbox()
-  expressOnly = createServer(sb.sandbox.app)
+  expressOnly = createServer(await sb.sandbox.expressApp())
   await new Promise<void>((done) => expressOnly.listen(0, '127.0.0.1', done))
   expressUrl = `http://127.0.0.1:${(expressOnly.address() as AddressInfo).port}`
   walletId = (await sb.api.get('/v1/wallets?limit=1').set(sb.auth()).expect(200)).body.data[0].id

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { buildProgram } from '../../src/cli/main.js'
-import { ConfigSchema, envName, flagName, loadConfig, type ConfigKey } from '../../src/config.js'
+import { CONFIG_KEYS, envName, flagName, loadConfig, type ConfigKey } from '../../src/config.js'
 
 /** `--help` as printed, one entry per option with its wrapped lines joined. */
 function helpEntries(): Map<string, string> {
@@ -15,7 +15,7 @@ function helpEntries(): Map<string, string> {
   return entries
 }
 
-const KEYS = Object.keys(ConfigSchema.shape) as ConfigKey[]
+const KEYS = CONFIG_KEYS
 const DEFAULTS = loadConfig({})
 
 function shownDefaultOf(key: ConfigKey): string {

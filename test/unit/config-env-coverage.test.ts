@@ -2,18 +2,18 @@ import { isDeepStrictEqual } from 'node:util'
 import * as z from 'zod'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { buildProgram } from '../../src/cli/main.js'
-import { ConfigSchema, envName, flagName, loadConfig, type Config, type ConfigKey } from '../../src/config.js'
+import { CONFIG_KEYS, configSchema, envName, flagName, loadConfig, type Config, type ConfigKey } from '../../src/config.js'
 
 /**
  * A container is configured by environment alone (a GitHub Actions service container takes no
  * arguments), so every setting must be reachable through its WALLET_SANDBOX_* variable. The list of
- * settings comes from ConfigSchema, so a new flag is covered the day it is added: for each one, the
+ * settings comes from CONFIG_KEYS, so a new flag is covered the day it is added: for each one, the
  * test finds a value its schema accepts that differs from the default, gives it only as a variable,
  * and checks that loadConfig and the command line (with no flags) both end up with it.
  */
 
-const KEYS = Object.keys(ConfigSchema.shape) as ConfigKey[]
-const DEFAULTS = ConfigSchema.parse({}) as Record<string, unknown>
+const KEYS = CONFIG_KEYS
+const DEFAULTS = configSchema().parse({}) as Record<string, unknown>
 
 /** Common forms of flag values; each setting takes the first its schema accepts with a non-default result. */
 const COMMON_VALUES = [
@@ -40,7 +40,7 @@ function namedValues(schema: z.ZodType): string[] {
 
 /** A value given as a string, as a variable always is, that the setting parses to something other than its default. */
 function sampleFor(key: ConfigKey): { raw: string; parsed: unknown } {
-  const schema = ConfigSchema.shape[key] as z.ZodType
+  const schema = configSchema().shape[key] as z.ZodType
   for (const raw of [...namedValues(schema), ...COMMON_VALUES]) {
     const result = schema.safeParse(raw)
     if (result.success && !isDeepStrictEqual(result.data, DEFAULTS[key])) return { raw, parsed: result.data }

@@ -1,4 +1,4 @@
-import { createHash, timingSafeEqual } from 'node:crypto'
+import { nodeCrypto } from '../../node-crypto.js'
 import { isInnerList, parseDictionary } from 'structured-headers'
 import { ApiError } from '../../errors.js'
 
@@ -21,9 +21,9 @@ export function assertContentDigest(header: string, body: Uint8Array): void {
     if (member === undefined) continue
     const [value] = isInnerList(member) ? [undefined] : member
     if (!(value instanceof ArrayBuffer)) throw mismatch(`Content-Digest ${name} must be a byte sequence, :<base64>:.`)
-    const expected = createHash(algorithm).update(body).digest()
+    const expected = nodeCrypto().createHash(algorithm).update(body).digest()
     const given = Buffer.from(value)
-    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    if (given.length !== expected.length || !nodeCrypto().timingSafeEqual(given, expected)) {
       throw mismatch(`Content-Digest ${name} does not match the body: the body's ${name} is :${expected.toString('base64')}:. Compute it over the exact bytes sent.`)
     }
     checked++

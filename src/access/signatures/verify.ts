@@ -1,4 +1,5 @@
-import { createHmac, createPublicKey, timingSafeEqual, verify as verifyWithKey, type KeyObject } from 'node:crypto'
+import type { KeyObject } from 'node:crypto'
+import { nodeCrypto } from '../../node-crypto.js'
 import { ApiError } from '../../errors.js'
 import type { SigningKeyRecord } from '../../model/records.js'
 import { buildSignatureBase } from './base.js'
@@ -92,13 +93,13 @@ const publicKeys = new Map<string, KeyObject>()
 
 function signatureMatches(key: SigningKeyRecord, base: string, signature: Buffer): boolean {
   if (key.alg === 'hmac-sha256') {
-    const expected = createHmac('sha256', Buffer.from(key.secret, 'base64')).update(base).digest()
-    return signature.length === expected.length && timingSafeEqual(signature, expected)
+    const expected = nodeCrypto().createHmac('sha256', Buffer.from(key.secret, 'base64')).update(base).digest()
+    return signature.length === expected.length && nodeCrypto().timingSafeEqual(signature, expected)
   }
   let publicKey = publicKeys.get(key.public_key)
-  if (!publicKey) publicKeys.set(key.public_key, (publicKey = createPublicKey(key.public_key)))
+  if (!publicKey) publicKeys.set(key.public_key, (publicKey = nodeCrypto().createPublicKey(key.public_key)))
   try {
-    return verifyWithKey(null, Buffer.from(base), publicKey, signature)
+    return nodeCrypto().verify(null, Buffer.from(base), publicKey, signature)
   } catch {
     return false // a signature of the wrong length
   }

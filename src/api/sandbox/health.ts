@@ -1,7 +1,7 @@
 import * as z from 'zod'
 import { wallClockMs } from '../../clock.js'
 import { defineRoute } from '../../http/route.js'
-import { CountSchema } from '../../schemas/common.js'
+import { CountSchema } from '../../schemas/count.js'
 import { VERSION } from '../../version.js'
 
 /**
