@@ -50,35 +50,38 @@ export function createWebhookTransport(): WebhookTransport {
   function post(input: { url: string; headers: Record<string, string>; body: string; timeoutMs: number }): Promise<AttemptOutcome> {
     return new Promise<AttemptOutcome>((resolve) => {
       const started = monotonicMs()
-      const attempt: Attempt = { connection: undefined, reader: new ResponseReader(MAX_READ_BYTES), started, deadline: started + input.timeoutMs, timeoutMs: input.timeoutMs, done: false, resolve }
       let target = targets.get(input.url)
       if (target === undefined) {
         // Endpoints are few; a sandbox whose URLs change all the time only empties the cache now and then.
         if (targets.size >= MAX_TARGETS) targets.clear()
         targets.set(input.url, (target = parseTarget(input.url)))
       }
-      if (typeof target === 'string') return end(attempt, null, target, null)
+      if (typeof target === 'string') return resolve({ status: null, error: target, excerpt: null, durationMs: 0 })
+      let head = target.requestLine
+      for (const name in input.headers) head += `${name}: ${input.headers[name]}\r\n`
+      const wire = `${head}content-length: ${Buffer.byteLength(input.body)}\r\n${target.headTail}${input.body}`
+      const attempt: Attempt = { connection: undefined, reader: new ResponseReader(MAX_READ_BYTES), started, deadline: started + input.timeoutMs, timeoutMs: input.timeoutMs, done: false, resolve, wire, target, reused: false, heard: false, resent: false }
       inFlight.add(attempt)
       if (attempt.deadline < timerDue) arm(attempt.deadline)
-      try {
-        const connection = connectionTo(target)
-        connection.attempt = attempt
-        attempt.connection = connection
-        let head = target.requestLine
-        for (const name in input.headers) head += `${name}: ${input.headers[name]}\r\n`
-        connection.socket.write(`${head}content-length: ${Buffer.byteLength(input.body)}\r\n${target.headTail}${input.body}`)
-      } catch (error) {
-        end(attempt, null, describeNetworkError(error as Error), null)
-      }
+      send(attempt, idle.get(target.pool)?.pop())
     })
   }
 
-  function connectionTo(target: Target): Connection {
-    const reused = idle.get(target.pool)?.pop()
-    if (reused) {
-      reused.socket.ref()
-      return reused
+  /** Writes the attempt's request on `reused`, a kept-alive connection, or on a new one. */
+  function send(attempt: Attempt, reused: Connection | undefined): void {
+    try {
+      if (reused) reused.socket.ref()
+      const connection = reused ?? connectTo(attempt.target)
+      attempt.reused = reused !== undefined
+      connection.attempt = attempt
+      attempt.connection = connection
+      connection.socket.write(attempt.wire)
+    } catch (error) {
+      end(attempt, null, describeNetworkError(error as Error), null)
     }
+  }
+
+  function connectTo(target: Target): Connection {
     const options = { host: target.host, port: target.port }
     const socket = target.secure ? (tls ??= loadTls()).connect({ ...options, servername: isIP(target.host) ? undefined : target.host }) : connect(options)
     // As node's agent sets up its sockets.
@@ -95,6 +98,7 @@ export function createWebhookTransport(): WebhookTransport {
     const attempt = connection.attempt
     // Bytes on a connection nobody asked anything on: not one to send the next delivery on.
     if (!attempt) return drop(connection)
+    attempt.heard = true
     let complete: boolean
     try {
       complete = attempt.reader.push(chunk)
@@ -109,6 +113,15 @@ export function createWebhookTransport(): WebhookTransport {
     unpark(connection)
     const attempt = connection.attempt
     if (!attempt) return
+    // A kept-alive connection the receiver closed as this request went out on it (its keep-alive
+    // timeout ran out just then): nothing was answered, so the request goes once more on a new
+    // connection, within the same attempt and deadline. A receiver that reads the request and
+    // closes anyway may see it twice; the webhook-id is what it deduplicates by.
+    if (attempt.reused && !attempt.heard && !attempt.resent && !closed) {
+      attempt.resent = true
+      connection.attempt = undefined
+      return send(attempt, undefined)
+    }
     if (attempt.reader.closed() || attempt.reader.status !== 0) return answered(attempt)
     end(attempt, null, error ? describeNetworkError(error) : describeNetworkError(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' })), null)
   }
@@ -197,6 +210,15 @@ interface Attempt {
   timeoutMs: number
   done: boolean
   resolve: (outcome: AttemptOutcome) => void
+  /** The request's bytes, head and body, as written. */
+  wire: string
+  target: Target
+  /** Sent on a kept-alive connection that an earlier delivery used. */
+  reused: boolean
+  /** Some bytes of an answer came. */
+  heard: boolean
+  /** Sent once more after its kept-alive connection closed unanswered. */
+  resent: boolean
 }
 
 /**

@@ -122,6 +122,35 @@ describe('webhook transport, on the wire', () => {
     transport.close()
   })
 
+  it('sends a delivery once more on a new connection when the kept-alive one it went out on closes unanswered, and only once', async () => {
+    // A receiver that closes a kept-alive connection as the next request arrives on it (its keep-alive timeout ran out then).
+    async function closingAfterFirst(answerOnNewConnections: boolean) {
+      let connections = 0
+      const server = createNetServer((socket) => {
+        const first = connections++ === 0
+        sockets.push(socket)
+        let requests = 0
+        socket.on('data', () => {
+          if ((first && requests++ === 0) || (!first && answerOnNewConnections)) socket.write('HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok')
+          else socket.destroy()
+        })
+      })
+      servers.push(server)
+      await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
+      return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/h`, connections: () => connections }
+    }
+    const transport = createWebhookTransport()
+    const stale = await closingAfterFirst(true)
+    expect(await transport.post({ url: stale.url, headers: HEADERS, body: BODY, timeoutMs: 5000 })).toMatchObject({ status: 200 })
+    expect(await transport.post({ url: stale.url, headers: HEADERS, body: BODY, timeoutMs: 5000 })).toMatchObject({ status: 200, error: null, excerpt: 'ok' })
+    expect(stale.connections()).toBe(2)
+    const hostile = await closingAfterFirst(false)
+    expect(await transport.post({ url: hostile.url, headers: HEADERS, body: BODY, timeoutMs: 5000 })).toMatchObject({ status: 200 })
+    expect(await transport.post({ url: hostile.url, headers: HEADERS, body: BODY, timeoutMs: 5000 })).toMatchObject({ status: null, error: 'the receiver closed the connection before answering (ECONNRESET)' })
+    expect(hostile.connections()).toBe(2)
+    transport.close()
+  })
+
   it('times out each attempt at its own deadline, one timer serving those in flight', async () => {
     const hanging = await rawReceiver(() => undefined)
     const transport = createWebhookTransport()
