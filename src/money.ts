@@ -1,3 +1,5 @@
+import { boundedCache } from './bounded-cache.js'
+
 /**
  * Amounts: decimal strings on the wire, integer base units (bigint) inside. Never `Number`.
  */
@@ -32,20 +34,11 @@ export function formatAmount(units: bigint, decimals: number): string {
 export const PRICE_DECIMALS = 18
 
 /**
- * The prices scaled last: a tick's bid and ask, and the limits of the orders it fills, are scaled
- * several times per fill (crossing, value, what stays locked). Cleared when full.
+ * A price string (`AMOUNT_PATTERN`) scaled by 10^18; decimals beyond 18 are dropped. The prices
+ * scaled last are kept: a tick's bid and ask, and the limits of the orders it fills, are scaled
+ * several times per fill (crossing, value, what stays locked).
  */
-const scaled = new Map<string, bigint>()
-const SCALED_KEPT = 4096
-
-/** A price string (`AMOUNT_PATTERN`) scaled by 10^18; decimals beyond 18 are dropped. */
-export function scalePrice(price: string): bigint {
-  let value = scaled.get(price)
-  if (value === undefined) {
-    const [whole = '0', fraction = ''] = price.split('.')
-    value = BigInt(whole + fraction.slice(0, PRICE_DECIMALS).padEnd(PRICE_DECIMALS, '0'))
-    if (scaled.size >= SCALED_KEPT) scaled.clear()
-    scaled.set(price, value)
-  }
-  return value
-}
+export const scalePrice: (price: string) => bigint = boundedCache(4096, (price: string): bigint => {
+  const [whole = '0', fraction = ''] = price.split('.')
+  return BigInt(whole + fraction.slice(0, PRICE_DECIMALS).padEnd(PRICE_DECIMALS, '0'))
+})

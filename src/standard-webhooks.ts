@@ -1,3 +1,4 @@
+import { boundedCache } from './bounded-cache.js'
 import { nodeCrypto } from './node-crypto.js'
 
 /**
@@ -25,18 +26,7 @@ export interface SignInput {
 }
 
 /** Decoded keys of the secrets seen last: a sender signs every delivery to an endpoint with the same one. */
-const keys = new Map<string, Buffer>()
-const MAX_KEYS = 256
-
-function keyOf(secret: string): Buffer {
-  let key = keys.get(secret)
-  if (key === undefined) {
-    key = secretKey(secret)
-    if (keys.size >= MAX_KEYS) keys.clear()
-    keys.set(secret, key)
-  }
-  return key
-}
+const keyOf = boundedCache(256, secretKey)
 
 /** `v1,<base64 signature>`, the value of the `webhook-signature` header. */
 export function signPayload({ secret, id, timestamp, body }: SignInput): string {

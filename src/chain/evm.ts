@@ -1,4 +1,5 @@
 import { keccak256 } from './keccak.js'
+import { boundedCache } from '../bounded-cache.js'
 import type { Rng } from '../rng.js'
 
 const EVM_ADDRESS = /^0x[0-9a-fA-F]{40}$/
@@ -22,20 +23,14 @@ export function toChecksumAddress(address: string): string {
 }
 
 /** Mixed-case addresses already checked: clients send the same few again and again, and keccak in JS is not free. */
-const checksumChecked = new Map<string, boolean>()
-const CHECKED_LIMIT = 1000
+const checksumValid = boundedCache(1000, (address: string) => toChecksumAddress(address) === address)
 
 export function isValidEvmAddress(address: string): boolean {
   if (!EVM_ADDRESS.test(address)) return false
   const hex = address.slice(2)
   // Single-case addresses carry no checksum, as in every EVM wallet.
   if (hex === hex.toLowerCase() || hex === hex.toUpperCase()) return true
-  let valid = checksumChecked.get(address)
-  if (valid === undefined) {
-    if (checksumChecked.size >= CHECKED_LIMIT) checksumChecked.clear()
-    checksumChecked.set(address, (valid = toChecksumAddress(address) === address))
-  }
-  return valid
+  return checksumValid(address)
 }
 
 export function generateEvmAddress(rng: Rng): string {

@@ -1,4 +1,5 @@
 import type { Request, Response } from 'express'
+import { boundedCache } from '../bounded-cache.js'
 
 /**
  * What the request journal keeps of one `/v1` request, taken once it has been answered (or
@@ -61,19 +62,8 @@ export interface RequestCapture {
 }
 
 export function createRequestCapture(): RequestCapture {
-  const masks = new Map<string, Masked>()
-
   /** The same strings for every request that sends the same header. */
-  function masked(authorization: string): Masked {
-    let found = masks.get(authorization)
-    if (found === undefined) {
-      found = maskAuthorization(authorization)
-      // Keys are few; a client sending a new one each time only empties the cache now and then.
-      if (masks.size >= MASKED_KEYS) masks.clear()
-      masks.set(authorization, found)
-    }
-    return found
-  }
+  const masked = boundedCache(MASKED_KEYS, maskAuthorization)
 
   return {
     capture(req, res, timing, atMs) {

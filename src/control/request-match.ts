@@ -1,3 +1,4 @@
+import { boundedCache } from '../bounded-cache.js'
 import type { StatusMatch } from '../schemas/requests.js'
 import type { JournalRing } from './journal-ring.js'
 
@@ -7,29 +8,19 @@ import type { JournalRing } from './journal-ring.js'
  * as a code or a class (`4xx`).
  */
 
-/** Compiled patterns, by pattern: a test asks the same few again and again. */
-const compiled = new Map<string, (path: string) => boolean>()
-const COMPILED_KEPT = 256
+/** A test of a path against `pattern` (already validated by PathPatternSchema), compiled once per pattern: a test asks the same few again and again. */
+export const pathMatcher = boundedCache(256, compilePattern)
 
-/** A test of a path against `pattern` (already validated by PathPatternSchema). */
-export function pathMatcher(pattern: string): (path: string) => boolean {
-  let test = compiled.get(pattern)
-  if (test) return test
+function compilePattern(pattern: string): (path: string) => boolean {
   const prefix = pattern.endsWith('*')
   const body = prefix ? pattern.slice(0, -1) : pattern
-  if (!body.includes('{')) {
-    test = prefix ? (path) => path.startsWith(body) : (path) => path === body
-  } else {
-    const source = body
-      .split('/')
-      .map((segment) => (/^\{\w+\}$/.test(segment) ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
-      .join('/')
-    const regex = new RegExp(`^${source}${prefix ? '' : '$'}`)
-    test = (path) => regex.test(path)
-  }
-  if (compiled.size >= COMPILED_KEPT) compiled.clear()
-  compiled.set(pattern, test)
-  return test
+  if (!body.includes('{')) return prefix ? (path) => path.startsWith(body) : (path) => path === body
+  const source = body
+    .split('/')
+    .map((segment) => (/^\{\w+\}$/.test(segment) ? '[^/]+' : segment.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')))
+    .join('/')
+  const regex = new RegExp(`^${source}${prefix ? '' : '$'}`)
+  return (path) => regex.test(path)
 }
 
 /** A status (null: no answer was sent) against a code or a class such as `4xx`. */

@@ -1,6 +1,7 @@
 import { createRequire } from 'node:module'
 import { connect, isIP, type Socket } from 'node:net'
 import type * as Tls from 'node:tls'
+import { boundedCache } from '../bounded-cache.js'
 import { monotonicMs } from '../clock.js'
 import { ResponseReader } from './webhook-response.js'
 import { describeNetworkError, describeStatus, parseTarget, type Target } from './webhook-target.js'
@@ -38,7 +39,8 @@ export interface WebhookTransport {
  * and never answers still ends the attempt in time; one timer serves every attempt in flight.
  */
 export function createWebhookTransport(): WebhookTransport {
-  const targets = new Map<string, Target | string>()
+  // Endpoints are few; a sandbox whose URLs change all the time only parses them all again now and then.
+  const targetOf = boundedCache(MAX_TARGETS, parseTarget)
   /** Per receiver's scheme, host and port: connections waiting for the next delivery, newest last. */
   const idle = new Map<string, Connection[]>()
   const inFlight = new Set<Attempt>()
@@ -50,12 +52,7 @@ export function createWebhookTransport(): WebhookTransport {
   function post(input: { url: string; headers: Record<string, string>; body: string; timeoutMs: number }): Promise<AttemptOutcome> {
     return new Promise<AttemptOutcome>((resolve) => {
       const started = monotonicMs()
-      let target = targets.get(input.url)
-      if (target === undefined) {
-        // Endpoints are few; a sandbox whose URLs change all the time only empties the cache now and then.
-        if (targets.size >= MAX_TARGETS) targets.clear()
-        targets.set(input.url, (target = parseTarget(input.url)))
-      }
+      const target = targetOf(input.url)
       if (typeof target === 'string') return resolve({ status: null, error: target, excerpt: null, durationMs: 0 })
       let head = target.requestLine
       for (const name in input.headers) head += `${name}: ${input.headers[name]}\r\n`

@@ -1,0 +1,17 @@
+import { describe, expect, it } from 'vitest'
+import { boundedCache } from '../../src/bounded-cache.js'
+
+describe('boundedCache', () => {
+  it('computes a key once while it is kept, null included, and starts afresh once the limit is reached', () => {
+    const computed: string[] = []
+    const lookUp = boundedCache(2, (key: string) => {
+      computed.push(key)
+      return key === 'none' ? null : key.toUpperCase()
+    })
+    expect([lookUp('a'), lookUp('a'), lookUp('none'), lookUp('none')]).toEqual(['A', 'A', null, null])
+    expect(computed).toEqual(['a', 'none'])
+    // Full: the third key empties the cache, so 'a' is computed again, and 'c' stays.
+    expect([lookUp('c'), lookUp('a'), lookUp('c')]).toEqual(['C', 'A', 'C'])
+    expect(computed).toEqual(['a', 'none', 'c', 'a'])
+  })
+})
