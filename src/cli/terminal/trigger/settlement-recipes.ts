@@ -1,3 +1,4 @@
+import { SandboxControlError } from '../../../client/control-request.js'
 import { advanceAccountClock, type ApiObject, type Recipe, type TriggerSteps } from './recipe.js'
 import { overlay } from './sets.js'
 import { fundedWallet, recipientOn } from './wallets.js'
@@ -34,19 +35,31 @@ const createSettlement = (metadata: Record<string, string> = {}) => async (steps
 
 const current = (steps: TriggerSteps, id: string) => steps.connection.api<ApiObject>('GET', `/settlements/${id}`)
 
-/** `advance` until the settlement has done `times` more steps, or until it ends (`times` Infinity). */
-const advance = (times: number) => async (steps: TriggerSteps, { id }: ApiObject) => {
-  for (let done = 0; done < times; done++) {
-    const settlement = await current(steps, id)
-    if (FINAL.includes(settlement.status) || settlement.refund) return
-    await steps.call(`POST /_sandbox/settlements/${id}/advance`, () => steps.connection.control.advanceSettlement(id))
+const ended = (settlement: ApiObject) => FINAL.includes(settlement.status) || Boolean(settlement.refund)
+
+/**
+ * A control call on a settlement that has not ended; false when it has, before the call or during
+ * it: under `--settle instant` the sandbox finishes it on its own, which can happen between the
+ * check and the call (the call is then refused as an invalid state transition).
+ */
+async function whileMoving(steps: TriggerSteps, id: string, action: 'advance' | 'fail'): Promise<boolean> {
+  if (ended(await current(steps, id))) return false
+  try {
+    await steps.call(`POST /_sandbox/settlements/${id}/${action}`, () => (action === 'advance' ? steps.connection.control.advanceSettlement(id) : steps.connection.control.failSettlement(id)))
+    return true
+  } catch (error) {
+    if (error instanceof SandboxControlError && error.code === 'invalid_state_transition' && ended(await current(steps, id))) return false
+    throw error
   }
 }
 
+/** `advance` until the settlement has done `times` more steps, or until it ends (`times` Infinity). */
+const advance = (times: number) => async (steps: TriggerSteps, { id }: ApiObject) => {
+  for (let done = 0; done < times; done++) if (!(await whileMoving(steps, id, 'advance'))) return
+}
+
 async function fail(steps: TriggerSteps, { id }: ApiObject): Promise<void> {
-  const settlement = await current(steps, id)
-  if (FINAL.includes(settlement.status) || settlement.refund) return
-  await steps.call(`POST /_sandbox/settlements/${id}/fail`, () => steps.connection.control.failSettlement(id))
+  await whileMoving(steps, id, 'fail')
 }
 
 /** A step that fails after value left is refunded after its delay on the account's clock: that much of its time is moved on. */
