@@ -28,10 +28,9 @@ function onFirstUse(dependency, members) {
       build.onResolve({ filter: new RegExp(`^${dependency}$`) }, () => ({ path: dependency, namespace: `${dependency}-on-first-use` }))
       build.onLoad({ filter: /.*/, namespace: `${dependency}-on-first-use` }, () => ({
         loader: 'js',
-        contents: `const { createRequire } = require('node:module')
-const expressPackage = 'express' // not a literal in require.resolve(), which esbuild would try to bundle
+        contents: `const expressPackage = 'express' // not a literal in require.resolve(), which esbuild would try to bundle
 let real
-const load = () => (real ??= createRequire(require.resolve(expressPackage))(${JSON.stringify(dependency)}))
+const load = () => (real ??= require('node:module').createRequire(require.resolve(expressPackage))(${JSON.stringify(dependency)}))
 module.exports = ${members}`,
       }))
     },
@@ -161,8 +160,13 @@ await build({
   banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
 })
 
-// loadBundle() reads the bundle as latin1 when it is ASCII, which is what esbuild writes by default.
-if (!isAscii(readFileSync(bundleFile))) throw new Error('bundle-cli: the bundle is not ASCII')
+// loadBundle() reads the bundle as latin1 when it is ASCII, which is what esbuild writes by default,
+// and compiles it as it is when it is already wrapped as Node wraps a CommonJS module (a start then
+// makes no copy of it with the wrapper around).
+const bundled = readFileSync(bundleFile)
+if (!isAscii(bundled)) throw new Error('bundle-cli: the bundle is not ASCII')
+const { BUNDLE_WRAPPER, loadBundle } = await import(pathToFileURL(`${dist}code-cache.js`).href)
+writeFileSync(bundleFile, `${BUNDLE_WRAPPER[0]}${bundled.toString('latin1')}${BUNDLE_WRAPPER[1]}`, 'latin1')
 
 // loadBundle() as CommonJS as well, for the library's require() entry (tsc makes dist/code-cache.js, an ES module).
 await build({ entryPoints: ['src/code-cache.ts'], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: `${dist}code-cache.cjs`, logLevel: 'warning' })
@@ -173,7 +177,7 @@ await build({ entryPoints: ['src/code-cache.ts'], bundle: true, platform: 'node'
  * loaded it), their names listed from the bundle itself. The first startSandbox() writes a code
  * cache when the shipped one does not fit this Node, as the CLI's first start does.
  */
-const { main: _cli, ...library } = (await import(pathToFileURL(bundleFile).href)).default
+const { main: _cli, ...library } = loadBundle(bundleFile, []).exports
 writeFileSync(`${dist}library.cjs`, `'use strict'
 // The library's entry for require() (package.json "exports"): dist/cli.bundle.cjs through its V8
 // code cache. Written by scripts/bundle-cli.mjs.

@@ -1,10 +1,15 @@
 import { isAscii } from 'node:buffer'
 import { mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from 'node:fs'
-import { createRequire } from 'node:module'
-import { tmpdir } from 'node:os'
 import { basename, dirname, join } from 'node:path'
 import { Script } from 'node:vm'
 import { crc32 } from 'node:zlib'
+
+/**
+ * What Node puts around a CommonJS module. scripts/bundle-cli.mjs writes the bundle with it already
+ * around, so that V8 compiles the file's text as it was read: wrapping it here made V8 copy the 1.3
+ * MB into one flat string on every start (issue 33).
+ */
+export const BUNDLE_WRAPPER = ['(function (exports, require, module, __filename, __dirname) {', '\n})'] as const
 
 export interface LoadedBundle {
   /** What the bundle assigned to `module.exports`. */
@@ -41,11 +46,12 @@ export function loadBundle(bundleFile: string, cacheDirs: string[]): LoadedBundl
   const cacheName = `${basename(bundleFile)}.${bytes.length.toString(16)}-${crc32(bytes).toString(16).padStart(8, '0')}.v8cache`
   // Checksumming the bytes and decoding ASCII as latin1 (the same characters) is about 10 ms faster than
   // reading the file as UTF-8 and checksumming the string; esbuild escapes every other character.
-  const source = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8')
+  const text = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8')
   const cachedData = cacheDirs.filter(isTrusted).map((dir) => readIfPresent(join(dir, cacheName))).find((data) => data !== undefined)
 
-  // The same wrapper Node puts around a CommonJS module, so the bundle sees what it would under require().
-  const script = new Script(`(function (exports, require, module, __filename, __dirname) {${source}\n})`, {
+  // A bundle not written wrapped (a plain CommonJS file) gets the wrapper here, so it sees what it would under require().
+  const wrapped = text.startsWith(BUNDLE_WRAPPER[0]) && text.endsWith(BUNDLE_WRAPPER[1])
+  const script = new Script(wrapped ? text : `${BUNDLE_WRAPPER[0]}${text}${BUNDLE_WRAPPER[1]}`, {
     filename: bundleFile,
     ...(cachedData ? { cachedData } : {}),
   })
@@ -53,7 +59,7 @@ export function loadBundle(bundleFile: string, cacheDirs: string[]): LoadedBundl
   const module = { exports: {} as Record<string, unknown> }
   let saved = false
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void
-  wrapper.call(module.exports, module.exports, createRequire(bundleFile), module, bundleFile, dirname(bundleFile))
+  wrapper.call(module.exports, module.exports, requireFrom(bundleFile), module, bundleFile, dirname(bundleFile))
 
   return {
     exports: module.exports,
@@ -82,7 +88,25 @@ export function loadBundle(bundleFile: string, cacheDirs: string[]): LoadedBundl
  * made by the first start and used by the next ones. `dist` is the folder of the bundle.
  */
 export function loadSandboxBundle(dist: string): LoadedBundle {
-  return loadBundle(join(dist, 'cli.bundle.cjs'), [join(tmpdir(), `wallet-sandbox-code-cache-${process.getuid?.() ?? 'user'}`), dist])
+  return loadBundle(join(dist, 'cli.bundle.cjs'), [join(tempFolder(), `wallet-sandbox-code-cache-${process.getuid?.() ?? 'user'}`), dist])
+}
+
+/**
+ * A require() that resolves from the bundle's folder. dist/code-cache.cjs, this module as CommonJS,
+ * sits beside the bundle, so its own require() is that one; elsewhere (the ES module build, tests)
+ * node:module makes one. Loading node:module (it brings part of the ES module loader) and node:os
+ * cost a start about 1.5 ms of CPU (issue 33).
+ */
+function requireFrom(file: string): NodeJS.Require {
+  if (typeof require === 'function' && typeof __dirname === 'string' && dirname(file) === __dirname) return require
+  return process.getBuiltinModule('node:module').createRequire(file)
+}
+
+/** os.tmpdir(), which on Linux and macOS reads these variables in this order. */
+function tempFolder(): string {
+  if (process.platform === 'win32') return process.getBuiltinModule('node:os').tmpdir()
+  const folder = process.env.TMPDIR || process.env.TMP || process.env.TEMP || '/tmp'
+  return folder.length > 1 && folder.endsWith('/') ? folder.slice(0, -1) : folder
 }
 
 function readIfPresent(file: string): Buffer | undefined {

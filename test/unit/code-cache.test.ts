@@ -2,7 +2,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync }
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
-import { loadBundle } from '../../src/code-cache.js'
+import { BUNDLE_WRAPPER, loadBundle } from '../../src/code-cache.js'
 
 const SOURCE = "const path = require('node:path'); module.exports = { add: (a, b) => a + b, where: path.basename(__filename) }\n"
 
@@ -41,6 +41,16 @@ describe('loadBundle (V8 code cache for the CLI bundle)', () => {
     const second = loadBundle(bundleFile(), [caches])
     expect(second.cache).toBe('accepted')
     expect((second.exports.add as (a: number, b: number) => number)(4, 5)).toBe(9)
+  })
+
+  it('compiles a bundle written with the wrapper already around as it is (as scripts/bundle-cli.mjs writes it), and caches it', () => {
+    const wrapped = `${BUNDLE_WRAPPER[0]}${SOURCE}${BUNDLE_WRAPPER[1]}`
+    const first = loadBundle(bundleFile(wrapped), [caches])
+    expect([first.cache, (first.exports.add as (a: number, b: number) => number)(2, 3), first.exports.where]).toEqual(['none', 5, 'bundle.cjs'])
+    first.saveCache()
+    expect(loadBundle(bundleFile(wrapped), [caches]).cache).toBe('accepted')
+    // Wrapped twice, it would only define the function and export nothing.
+    expect(loadBundle(bundleFile(` ${wrapped}`), [caches]).exports).toEqual({})
   })
 
   it('never reads a cache made for other text, even of the same length', () => {
