@@ -194,8 +194,11 @@ module.exports = {
 }
 `)
 writeFileSync(`${dist}library.mjs`, `// The library's entry for import (package.json "exports"): the objects of dist/library.cjs. Written
-// by scripts/bundle-cli.mjs.
-import library from './library.cjs'
+// by scripts/bundle-cli.mjs. Required rather than imported: an import of a CommonJS file goes through
+// node's CommonJS translator, which first parses the file for the names it exports (issue 33).
+import { createRequire } from 'node:module'
+
+const library = createRequire(import.meta.url)('./library.cjs')
 
 export const { ${Object.keys(library).sort().join(', ')} } = library
 `)
