@@ -112,8 +112,8 @@ function tempFolder(): string {
 
 /**
  * The file's bytes, read into `room` when they fit: the bundle's bytes, which nothing needs once they
- * are decoded. Read into memory of its own, a cache (0.8 MB) cost a start some 200 page faults more
- * (about 0.8 ms on the machine of docs/benchmarks.md).
+ * are decoded. Read into memory of its own, the cache (0.8 MB) cost a CLI start about 130 page faults
+ * more (half a millisecond on the machine of docs/benchmarks.md, issue 33).
  */
 function readIfPresent(file: string, room: Buffer): Buffer | undefined {
   let fd: number
