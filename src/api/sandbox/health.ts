@@ -2,14 +2,14 @@ import * as z from 'zod'
 import { wallClockMs } from '../../clock.js'
 import { lazily } from '../../lazily.js'
 import { defineRoute } from '../../http/route.js'
-import { CountSchema } from '../../schemas/count.js'
+import { countSchema } from '../../schemas/count.js'
 import { VERSION } from '../../version.js'
 
 const answerSchema = lazily(() =>
   z.object({
     status: z.literal('ok'),
     version: z.string(),
-    uptime_s: CountSchema,
+    uptime_s: countSchema(),
     started_at: z.iso.datetime({ precision: 3 }).meta({ description: 'When this sandbox started (wall clock, not the sandbox clock): a client that lost its connection tells a restart by it.' }),
   }),
 )
