@@ -6,8 +6,35 @@ import { webhookUrlSchema } from './schemas/webhook-url.js'
 export const DEFAULT_FIXTURES_DIR = SHIPPED_FIXTURES_DIR
 export const DEFAULT_CLOCK_START = '2026-01-01T00:00:00.000Z'
 
-const booleanInput = () => z.union([z.boolean(), z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1')])
-const integer = (min: number, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max)
+/**
+ * A setting's schema, made when first needed, and what parsing with it gives for the usual spellings
+ * of a value (`quick`): the value, or NOT_QUICK for anything else, which the schema then parses and,
+ * if it must, refuses in its own words. A start is given a port, a host or a switch, and reading them
+ * needs no zod schema built (building one was about 3 % of a cold start, issue 33);
+ * test/unit/config-settings.test.ts checks every setting's answer against the whole object's.
+ */
+interface Kind<S extends z.ZodType> {
+  schema: () => S
+  quick?: (given: unknown) => unknown
+}
+const NOT_QUICK = Symbol('not quick')
+const kind = <S extends z.ZodType>(schema: () => S, quick: (given: unknown) => unknown): Kind<S> => ({ schema, quick })
+
+const booleanInput = kind(
+  () => z.union([z.boolean(), z.enum(['true', 'false', '1', '0']).transform((value) => value === 'true' || value === '1')]),
+  (given) => (given === true || given === 'true' || given === '1' ? true : given === false || given === 'false' || given === '0' ? false : NOT_QUICK),
+)
+const integer = (min: number, max = Number.MAX_SAFE_INTEGER) =>
+  kind(
+    () => z.coerce.number().int().min(min).max(max),
+    (given) => {
+      // Plain digits only (at most 15: always a safe integer); "1e3", " 5" or "0x10" go to the schema.
+      const value = typeof given === 'number' ? given : typeof given === 'string' && /^\d{1,15}$/.test(given) ? Number(given) : NaN
+      return Number.isInteger(value) && value >= min && value <= max ? value : NOT_QUICK
+    },
+  )
+const text = () => kind(() => z.string().min(1), (given) => (typeof given === 'string' && given.length > 0 ? given : NOT_QUICK))
+const oneOf = <const T extends readonly [string, ...string[]]>(values: T) => kind(() => z.enum(values), (given) => (values.includes(given as string) ? given : NOT_QUICK))
 
 /** `50` or `20-80` (milliseconds). */
 const latencyInput = () =>
@@ -64,48 +91,47 @@ export const DEFAULT_SEED = 'wallet-sandbox'
 
 /**
  * A setting: its schema, made when first needed, and its default (none: the setting is optional).
- * A start reads the settings it was given with their own schemas and takes the defaults of the rest
- * as they are (as zod's `.default()` gives them), so it builds three or four schemas, not the forty
- * of the whole object (building them was about 3 % of a cold start, issue 33).
+ * A start reads the settings it was given (quickly, or with their own schemas) and takes the
+ * defaults of the rest as they are (as zod's `.default()` gives them), so it builds at most the
+ * schemas of the settings given in unusual spellings, not the forty of the whole object.
  */
-interface Setting<S extends z.ZodType, D> {
-  schema: () => S
+interface Setting<S extends z.ZodType, D> extends Kind<S> {
   default: D
 }
-function setting<S extends z.ZodType>(schema: () => S): Setting<S, undefined>
-function setting<S extends z.ZodType>(schema: () => S, fallback: z.util.NoUndefined<z.output<S>>): Setting<S, z.output<S>>
-function setting<S extends z.ZodType>(schema: () => S, fallback?: z.output<S>): Setting<S, z.output<S> | undefined> {
-  return { schema, default: fallback }
+function setting<S extends z.ZodType>(read: Kind<S> | (() => S)): Setting<S, undefined>
+function setting<S extends z.ZodType>(read: Kind<S> | (() => S), fallback: z.util.NoUndefined<z.output<S>>): Setting<S, z.output<S>>
+function setting<S extends z.ZodType>(read: Kind<S> | (() => S), fallback?: z.output<S>): Setting<S, z.output<S> | undefined> {
+  return { ...(typeof read === 'function' ? { schema: read } : read), default: fallback }
 }
 
 /** Every setting, in the order of the help and the docs: the one list of them (CONTRACT.md section 19). */
 const SETTINGS = {
-  port: setting(() => integer(0, 65535), 4400),
-  host: setting(() => z.string().min(1), '127.0.0.1'),
+  port: setting(integer(0, 65535), 4400),
+  host: setting(text(), '127.0.0.1'),
   /**
    * Seeds every generated id, address, secret, name and price (`seedOf`: DEFAULT_SEED when not
    * given). Not given, under a real clock and without a data file, the ids of created objects also
    * differ from one start to the next (CONTRACT.md section 24).
    */
-  seed: setting(() => z.string().min(1)),
-  auth: setting(() => z.enum(['open', 'strict']), 'open'),
-  envelope: setting(() => z.enum(['wrapped', 'bare']), 'wrapped'),
+  seed: setting(text()),
+  auth: setting(oneOf(['open', 'strict']), 'open'),
+  envelope: setting(oneOf(['wrapped', 'bare']), 'wrapped'),
   lenient: setting(booleanInput, false),
   /** Requests per second per API key; 0 turns the limiter off. */
-  rateLimit: setting(() => integer(0), 10),
-  dataFile: setting(() => z.string().min(1)),
+  rateLimit: setting(integer(0), 10),
+  dataFile: setting(text()),
   /** With a data file: strict fsyncs each change before answering; batched writes within 100 ms. */
-  durability: setting(() => z.enum(['strict', 'batched']), 'batched'),
-  fixtures: setting(() => z.string().min(1), DEFAULT_FIXTURES_DIR),
+  durability: setting(oneOf(['strict', 'batched']), 'batched'),
+  fixtures: setting(text(), DEFAULT_FIXTURES_DIR),
   whitelistEnforced: setting(booleanInput, false),
   /** Bytes. */
-  bodyLimit: setting(() => integer(1), 100 * 1024),
-  settle: setting(() => z.enum(['auto', 'instant', 'manual']), 'auto'),
+  bodyLimit: setting(integer(1), 100 * 1024),
+  settle: setting(oneOf(['auto', 'instant', 'manual']), 'auto'),
   /** ms; when set, the confirmation delay of every network. */
-  settleDelay: setting(() => integer(0)),
-  clock: setting(() => z.enum(['real', 'manual']), 'real'),
+  settleDelay: setting(integer(0)),
+  clock: setting(oneOf(['real', 'manual']), 'real'),
   clockStart: setting(() => z.iso.datetime({ offset: true }), DEFAULT_CLOCK_START),
-  controlToken: setting(() => z.string().min(1)),
+  controlToken: setting(text()),
   webhookUrl: setting(webhookUrlSchema),
   webhookSecret: setting(() => z.string().regex(/^whsec_[A-Za-z0-9+/=]+$/, 'expected whsec_ followed by base64')),
   /** Standard base64 (with padding): every key without signing material of its own must sign with HMAC-SHA256 under this secret, keyid `sandbox`. */
@@ -114,26 +140,26 @@ const SETTINGS = {
   signatureMaxAge: setting(() => durationInput('300, 90s, 5m or 1h', 1000), 300_000),
   webhookRetries: setting(retryScheduleInput, [5_000, 30_000, 120_000, 600_000, 3_600_000]),
   /** ms before a webhook attempt counts as failed. */
-  webhookTimeout: setting(() => integer(1), 10_000),
+  webhookTimeout: setting(integer(1), 10_000),
   /** Per account, the webhook deliveries the control API's log keeps; older finished ones are dropped (never a scheduled one). */
-  deliveryLogLimit: setting(() => integer(1), 1000),
+  deliveryLogLimit: setting(integer(1), 1000),
   /** Per account, the events `GET /_sandbox/events` keeps; older ones are dropped and counted. */
-  eventLogLimit: setting(() => integer(1), 10_000),
+  eventLogLimit: setting(integer(1), 10_000),
   /** Per account, the `/v1` requests `GET /_sandbox/requests` keeps (and as many without an account); 0 keeps none. */
-  requestLogLimit: setting(() => integer(0), 1000),
+  requestLogLimit: setting(integer(0), 1000),
   /** ms a client may take to send a request's headers (slowloris); 408 and the connection closed after. */
-  headersTimeout: setting(() => integer(1), 10_000),
+  headersTimeout: setting(integer(1), 10_000),
   /** ms a client may take to send a whole request, body included. */
-  requestTimeout: setting(() => integer(1), 60_000),
+  requestTimeout: setting(integer(1), 60_000),
   /** ms a client may leave an answer unread (not one byte taken) before its connection is closed. */
-  sendTimeout: setting(() => integer(1), 30_000),
+  sendTimeout: setting(integer(1), 30_000),
   /** ms between price ticks on the stream. */
-  priceInterval: setting(() => integer(10), 1000),
+  priceInterval: setting(integer(10), 1000),
   /** Basis points of an order fill's quote value, charged in the quote currency. */
-  tradingFeeBps: setting(() => integer(0, 10_000), 10),
+  tradingFeeBps: setting(integer(0, 10_000), 10),
   /** ms of sandbox time a quote holds. */
   quoteTtl: setting(() => durationInput('30s, 2m or 45 (seconds)'), 30_000),
-  logFormat: setting(() => z.enum(['auto', 'pretty', 'json']), 'auto'),
+  logFormat: setting(oneOf(['auto', 'pretty', 'json']), 'auto'),
   quiet: setting(booleanInput, false),
   /** The request log shows control-API requests (`/_sandbox/…`) too; by default only the rest. */
   logControl: setting(booleanInput, false),
@@ -208,6 +234,11 @@ export function loadConfig(sources: { flags?: Partial<Record<ConfigKey, unknown>
       // What the object's `.default()` gives (a copy of a list); an optional setting stays absent.
       const fallback = SETTINGS[key].default as unknown
       if (fallback !== undefined) config[key] = Array.isArray(fallback) ? [...fallback] : fallback
+      continue
+    }
+    const quick = (SETTINGS[key] as Setting<z.ZodType, unknown>).quick?.(given) ?? NOT_QUICK
+    if (quick !== NOT_QUICK) {
+      config[key] = quick
       continue
     }
     // Parsed once per process: zod's compiled fast path (new Function) would cost more than it saves.

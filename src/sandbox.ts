@@ -2,7 +2,7 @@ import { fileURLToPath } from 'node:url'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Express, RequestHandler } from 'express'
-import { createClock, wallClockMs, type Clock } from './clock.js'
+import { createClock, monotonicMs, wallClockMs, type Clock } from './clock.js'
 import { idsVaryAcrossStarts, seedOf, type Config } from './config.js'
 import { createFaultRules } from './control/fault-rules.js'
 import { createSandboxControl, type SandboxControl } from './control/sandbox-control.js'
@@ -114,7 +114,7 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
     onWriteError: (error) => logger.error(`Could not write ${config.dataFile}`, error),
     warn: (message) => logger.warn(message),
     postingsWorker: POSTINGS_WORKER,
-    busy: () => performance.now() - lastRequestAt < REQUESTS_PAUSE_MS,
+    busy: () => monotonicMs() - lastRequestAt < REQUESTS_PAUSE_MS,
   })
   const clock = createClock({ mode: config.clock, start: Date.parse(config.clockStart), onTaskError: (error) => logger.error('A scheduled task failed', error) })
   const clocks = createAccountClocks({ store, clock })
@@ -191,7 +191,7 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
     loadRoutes: table.loadAll,
     listen() {
       server = createServer(serverOptions(config), (req, res) => {
-        lastRequestAt = performance.now()
+        lastRequestAt = monotonicMs()
         listener(req, res)
       })
       stopGuard = guardUnreadAnswers(server, config)

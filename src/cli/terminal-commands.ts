@@ -1,5 +1,6 @@
 import { Command, Option } from 'commander'
 import { wantsColour } from '../colour.js'
+import { lazily } from '../lazily.js'
 import { DEFAULT_BASE_URL } from './terminal/defaults.js'
 import { printerTo, silent } from './terminal/printer.js'
 import type { Target } from './terminal/target.js'
@@ -49,6 +50,7 @@ async function reporting(name: string, body: () => Promise<void>): Promise<void>
     const failure = (await terminal()).describeFailure(error)
     if (failure === undefined) throw error
     // A failure stands out on a terminal.
+    const { errLine } = stdio()
     errLine(errLine.paint('red', `wallet-sandbox ${name}: ${failure}`))
     process.exit(1)
   }
@@ -59,9 +61,15 @@ function stopOnSignals(): void {
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => process.exit(0))
 }
 
-/** stdout and stderr, each in colour when it is a terminal (not piped, no NO_COLOR). */
-const line = printerTo(process.stdout, wantsColour(process.stdout, process.env))
-const errLine = printerTo(process.stderr, wantsColour(process.stderr, process.env))
+/**
+ * stdout and stderr, each in colour when it is a terminal (not piped, no NO_COLOR). Made when a
+ * command runs: node makes process.stdout and process.stderr on first use, which the sandbox's own
+ * start, whose program registers these commands, need not pay for (issue 33).
+ */
+const stdio = lazily(() => ({
+  line: printerTo(process.stdout, wantsColour(process.stdout, process.env)),
+  errLine: printerTo(process.stderr, wantsColour(process.stderr, process.env)),
+}))
 
 export function addTerminalCommands(program: Command): void {
   withTarget(program.command('trigger'))
@@ -82,6 +90,7 @@ Examples:
     .action((type: string | undefined, options: { set: string[]; on?: string; json?: boolean; list?: boolean }, command: Command) =>
       reporting('trigger', async () => {
         const { connect, listRecipes, runTrigger, TerminalError } = await terminal()
+        const { line } = stdio()
         if (options.list) return listRecipes(options.json === true, line)
         if (type === undefined) throw new TerminalError('name the event to trigger, such as payment.failed (--list lists them all)')
         const connection = await connect(await targetOf(command))
@@ -107,6 +116,7 @@ Examples:
     .action((options: { events?: string; forwardTo?: string; secret?: string; printSecret?: boolean; json?: boolean }, command: Command) =>
       reporting('listen', async () => {
         const { listen, printSecret } = await terminal()
+        const { line, errLine } = stdio()
         if (options.printSecret) return printSecret(await targetOf(command), { ...options, out: line })
         stopOnSignals()
         await listen(await targetOf(command), { ...options, json: options.json === true, out: line, err: errLine })
@@ -130,6 +140,7 @@ Examples:
     .action((options: { status?: string; method?: string; path?: string; json?: boolean; verbose?: boolean }, command: Command) =>
       reporting('tail', async () => {
         const { tail } = await terminal()
+        const { line, errLine } = stdio()
         stopOnSignals()
         await tail(await targetOf(command), { ...options, json: options.json === true, verbose: options.verbose === true, out: line, err: errLine })
       }),

@@ -13,6 +13,7 @@ import type { LazyRoute } from './lazy-routes.js'
 import { createRouteIndex, type FoundRoute } from './route-index.js'
 import { toExpressPath } from './route.js'
 import { VERSION, VERSION_HEADER } from '../version.js'
+import { monotonicMs } from '../clock.js'
 
 export interface HttpApp {
   /** The express app: the dashboard, HEAD and OPTIONS, 405 and 404, and every route as well; built (and express loaded) on first use. */
@@ -189,10 +190,10 @@ function identifyAndJournal(deps: AppDeps, http: HttpServices): RequestHandler {
     const requestId = `req_${http.requestIds.base62(24)}`
     res.locals.requestId = requestId
     setAnswerHeader(res, 'X-Request-Id', requestId)
-    const started = performance.now()
+    const started = monotonicMs()
     // X-Request-Id as sent: an idempotent replay carries the first request's id, an account's
     // request the id of its account's sequence, given once its key was known (pipeline.ts).
-    const done = () => ({ requestId: (res.locals.replayOf as string | undefined) ?? (res.locals.requestId as string), durationMs: performance.now() - started })
+    const done = () => ({ requestId: (res.locals.replayOf as string | undefined) ?? (res.locals.requestId as string), durationMs: monotonicMs() - started })
     if (http.onResponse) res.on('finish', () => http.onResponse!(req, res, done()))
     // 'close' also comes for requests that never got an answer (dropped, held, abandoned by the client).
     if (http.journal) {

@@ -11,9 +11,14 @@ import { setAnswerHeader } from './answer-headers.js'
 import { renderCursorList, renderError, renderList, renderResource, send, type Encoded, type Rendered } from './respond.js'
 import type { AnyRoute, CursorResult, ListResult } from './route.js'
 import { parseOrThrow } from '../schemas/validate.js'
+import { lazily } from '../lazily.js'
 
-export const NO_QUERY = z.strictObject({})
-export const NO_PARAMS = z.object({})
+/**
+ * A route without a query schema takes no query: an empty one needs no parse, and this schema, made
+ * on first use (building schemas as the module loads was part of every cold start, issue 33),
+ * refuses any other.
+ */
+const noQuery = lazily(() => z.strictObject({}))
 
 function isEmpty(object: object): boolean {
   for (const _ in object) return false
@@ -27,8 +32,9 @@ export interface PreparedRoute {
   http: HttpServices
   envelope: 'wrapped' | 'bare'
   bodyLimit: number
-  params: z.ZodType
-  query: z.ZodType
+  /** The route's schemas of its path parameters and its query; none: it has no parameters, or takes no query. */
+  params: z.ZodType | undefined
+  query: z.ZodType | undefined
   body: z.ZodType | undefined
   /** Idempotency-Key is honoured: a POST of the `/v1` API. */
   idempotent: boolean
@@ -163,8 +169,8 @@ export class Exchange implements RequestContext {
       const input = {
         // Without path parameters or a query schema, zod would answer `{}` for an empty query and
         // for any parameters (a plain object drops what it does not name): no parse for those.
-        params: params === NO_PARAMS ? {} : parseOrThrow(params, this.req.params, 'path'),
-        query: query === NO_QUERY && isEmpty(this.req.query) ? {} : parseOrThrow(query, this.req.query, 'query'),
+        params: params === undefined ? {} : parseOrThrow(params, this.req.params, 'path'),
+        query: query === undefined && isEmpty(this.req.query) ? {} : parseOrThrow(query ?? noQuery(), this.req.query, 'query'),
         body: this.prepared.body ? parseOrThrow(this.prepared.body, route.prepareBody ? route.prepareBody(rawBody, this) : rawBody, 'body') : undefined,
       }
       this.validated = true

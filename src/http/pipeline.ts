@@ -1,6 +1,6 @@
 import type { Request, RequestHandler, Response } from 'express'
 import type { AppDeps } from './context.js'
-import { Exchange, NO_PARAMS, NO_QUERY, type PreparedRoute } from './exchange.js'
+import { Exchange, type PreparedRoute } from './exchange.js'
 import type { HttpServices } from './services.js'
 import type { AnyRoute } from './route.js'
 
@@ -15,8 +15,8 @@ export function createRouteHandler(route: AnyRoute, deps: AppDeps, http: HttpSer
     http,
     envelope: route.path.startsWith('/_sandbox') ? 'wrapped' : deps.config.envelope,
     bodyLimit: Math.max(route.bodyLimit ?? 0, deps.config.bodyLimit),
-    params: route.request?.params ?? NO_PARAMS,
-    query: route.request?.query ?? NO_QUERY,
+    params: route.request?.params,
+    query: route.request?.query,
     body: route.request?.body,
     idempotent: route.method === 'post' && route.auth !== 'control',
   }

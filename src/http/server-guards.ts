@@ -3,6 +3,7 @@ import type { Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { ApiError } from '../errors.js'
 import { writeRawError } from '../raw-answer.js'
+import { monotonicMs } from '../clock.js'
 
 /**
  * Protection of the HTTP server against slow and hostile clients (see docs/reliability.md):
@@ -40,11 +41,11 @@ export function guardUnreadAnswers(server: Server, config: ServerGuardConfig): (
   // bytesWritten counts what is still queued too; what has really gone out is the difference.
   const sent = (socket: Socket) => socket.bytesWritten - socket.writableLength
   server.on('connection', (socket: Socket) => {
-    watched.set(socket, { written: sent(socket), since: performance.now() })
+    watched.set(socket, { written: sent(socket), since: monotonicMs() })
     socket.once('close', () => watched.delete(socket))
   })
   const timer = setInterval(() => {
-    const now = performance.now()
+    const now = monotonicMs()
     for (const [socket, seen] of watched) {
       const written = sent(socket)
       if (socket.writableLength === 0 || written !== seen.written) {

@@ -1,4 +1,3 @@
-import { generateAddress } from '../chain/networks.js'
 import { ASSETS, type Network } from '../model/networks.js'
 import type { Clock } from '../clock.js'
 import type { Fixtures } from '../fixtures.js'
@@ -16,6 +15,7 @@ import { put } from '../store/changes.js'
 import type { Store } from '../store/store.js'
 import { openBalance } from './balances.js'
 import { seededPeople } from './seeded-people.js'
+import { seededDraws } from './seeded-wallets.js'
 
 export interface Accounts {
   /** Creates the fixtures' default account and its keys, unless the store has it already. */
@@ -61,8 +61,13 @@ export function createAccounts(deps: {
   let createdByControl = 0
   let generation = 0
 
+  const institutionalWallets = fixtures.accounts.institutional_wallets
+  const userWallets = fixtures.accounts.user_wallets
+  const networksOf = (wallets: ReadonlyArray<{ network: Network }>) => wallets.map((wallet) => wallet.network)
+
   function seedAccount(id: string, origin: string, whitelistEnforced = false): AccountState {
-    const rng = createRng(seed, 'account', origin)
+    const draws = seededDraws(seed, origin, networksOf(institutionalWallets), networksOf(userWallets))
+    const rng = restoreRng(draws.state)
     const now = clock.nowIso()
     // A new tenant is built whole here and stored with one change ('tenant'), not record by record.
     const wallets = new Map<string, WalletRecord>()
@@ -81,13 +86,14 @@ export function createAccounts(deps: {
       quotes: new Map(),
       postings: new PostingsLog(),
     }
+    let drawn = 0
     const addWallet = ({ balance, ...wallet }: Omit<WalletRecord, 'id' | 'address' | 'created_at' | 'updated_at' | 'status' | 'available' | 'locked'> & { balance: bigint }) => {
-      const id = newId('wal', rng)
-      const record: WalletRecord = { ...wallet, id, address: generateAddress(wallet.network, rng), status: 'active', available: 0n, locked: 0n, created_at: now, updated_at: now }
+      const id = draws.ids[drawn]!
+      const record: WalletRecord = { ...wallet, id, address: draws.addresses[drawn++]!, status: 'active', available: 0n, locked: 0n, created_at: now, updated_at: now }
       state.wallets.set(id, record)
       openBalance(state, record, balance, clock.now())
     }
-    for (const seedWallet of fixtures.accounts.institutional_wallets) {
+    for (const seedWallet of institutionalWallets) {
       addWallet({
         type: 'institutional',
         name: `Treasury ${seedWallet.currency} on ${titleCase(seedWallet.network)}`,
@@ -97,8 +103,7 @@ export function createAccounts(deps: {
         balance: toBaseUnits(seedWallet.balance, decimals(seedWallet.network, seedWallet.currency)),
       })
     }
-    const userWallets = fixtures.accounts.user_wallets
-    const people = seededPeople(rng.uint32(), userWallets.length)
+    const people = seededPeople(draws.peopleSeed, userWallets.length)
     for (const [position, seedWallet] of userWallets.entries()) {
       const person = people[position]!
       addWallet({

@@ -67,11 +67,22 @@ export function magnitude(value: number): number {
 }
 
 export function createLeg(seed: string, code: string, model: AssetModel): Leg {
-  const rng = createRng(seed, 'prices', code)
-  const k0 = rng.uint32()
-  const k1 = rng.uint32()
-  const k2 = rng.uint32()
-  const k3 = rng.uint32()
+  // The walk's keys, drawn on the first price asked for: a pure function of the seed and the asset,
+  // so drawing them later changes nothing, and a start (which seeds every asset's leg) asks for no
+  // price (the generators' SHA-256 of each asset was about 2 % of a cold start, issue 33).
+  let k0 = 0
+  let k1 = 0
+  let k2 = 0
+  let k3 = 0
+  let keyed = false
+  const drawKeys = () => {
+    const rng = createRng(seed, 'prices', code)
+    k0 = rng.uint32()
+    k1 = rng.uint32()
+    k2 = rng.uint32()
+    k3 = rng.uint32()
+    keyed = true
+  }
   const top = Math.min(30, Math.floor(Math.log2(model.reversion_seconds)))
   const sigmaPerSqrtSecond = model.volatility / Math.sqrt(SECONDS_PER_YEAR)
   const blockMs = 2 ** top * 1000
@@ -84,6 +95,7 @@ export function createLeg(seed: string, code: string, model: AssetModel): Leg {
     amplitudes[j] = (sigmaPerSqrtSecond * Math.sqrt(2 ** j)) / 2
   }
   const logDeviation = (atMs: number): number => {
+    if (!keyed) drawKeys()
     const block = Math.floor(atMs / blockMs)
     const u = (atMs - block * blockMs) / blockMs
     const left = hashedNormal(k0, k1, k2, k3, EDGE_LEVEL, block)

@@ -3,7 +3,7 @@ import * as z from 'zod'
 import { CURRENCIES, NETWORKS } from '../model/networks.js'
 import { AMOUNT_PATTERN } from '../money.js'
 import { echo, ERRORS, type ErrorCode } from '../errors.js'
-import { CountSchema } from './count.js'
+import { countSchema } from './count.js'
 
 /** Building blocks shared by the resource schemas. Messages say what is wrong and how to fix it. */
 
@@ -49,7 +49,7 @@ export const TimestampSchema = z.iso
   .datetime({ precision: 3 })
   .meta({ description: 'ISO 8601 UTC with milliseconds, from the sandbox clock.', example: '2026-01-01T00:00:00.000Z' })
 
-export { CountSchema }
+export const CountSchema = countSchema()
 
 /**
  * A path id: any string (unknown ids are 404, never 400). `example` is an id that exists, or will,

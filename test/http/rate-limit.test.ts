@@ -1,4 +1,3 @@
-import { performance } from 'node:perf_hooks'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { ApiError } from '../../src/errors.js'
 import { createRateLimiter } from '../../src/http/middleware/rate-limit.js'
@@ -119,7 +118,8 @@ describe('the rolling one-second window (on monotonic time)', () => {
 
   function limiterAt(limit: number) {
     now = 10_000
-    vi.spyOn(performance, 'now').mockImplementation(() => now)
+    // The limiter's default time is monotonicMs() (src/clock.ts): process.hrtime, as [seconds, nanoseconds].
+    vi.spyOn(process, 'hrtime').mockImplementation(() => [Math.floor(now / 1000), (now % 1000) * 1e6])
     return createRateLimiter(limit)
   }
 

@@ -22,7 +22,9 @@ function settingBySetting(flags: Partial<Record<ConfigKey, unknown>>): unknown {
   }
 }
 
-const VALUES: unknown[] = ['', '0', '1', '-1', '10', '65536', '1.5', 'true', 'false', 'yes', true, false, 0, 7, 'abc', '5s', '250ms', '2m', '5s,30s', '5s,x', 'none', '20-80', '80-20', '50', 'http://127.0.0.1:9/hook', 'not a url', 'whsec_c2VjcmV0', 'whsec_!', 'c2VjcmV0', 'c2VjcmV0=', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00+02:00', '2026-13-01', 'json', 'manual', 'strict', 'instant', ['x']]
+const VALUES: unknown[] = ['', '0', '1', '-1', '10', '65536', '1.5', 'true', 'false', 'yes', true, false, 0, 7, 'abc', '5s', '250ms', '2m', '5s,30s', '5s,x', 'none', '20-80', '80-20', '50', 'http://127.0.0.1:9/hook', 'not a url', 'whsec_c2VjcmV0', 'whsec_!', 'c2VjcmV0', 'c2VjcmV0=', '2026-01-01T00:00:00Z', '2026-01-01T00:00:00+02:00', '2026-13-01', 'json', 'manual', 'strict', 'instant', ['x'],
+  // Around loadConfig's quick reading of the usual spellings (src/config.ts): what it leaves to the schema.
+  '0012', ' 5', '5 ', '1e3', '0x10', '-0', 1.5, -0, -1, 65535, '65535', 10_000, '10001', NaN, Infinity, '123456789012345', '1234567890123456', 'TRUE', 'Open', 'open', 'auto', ' ', null]
 
 describe('loadConfig, setting by setting', () => {
   it('answers what the whole object answers when given nothing', () => {

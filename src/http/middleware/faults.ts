@@ -4,6 +4,7 @@ import type { FaultRules } from '../../control/fault-rules.js'
 import type { Fault, FaultKind } from '../../schemas/faults.js'
 import { ApiError } from '../../errors.js'
 import { createRng } from '../../rng.js'
+import { lazily } from '../../lazily.js'
 import { seedOf } from '../../config.js'
 import type { RequestContext } from '../context.js'
 
@@ -31,18 +32,19 @@ export interface Faults {
  */
 export function createFaults(deps: { config: Pick<Config, 'latency' | 'errorRate' | 'seed'>; rules: FaultRules }): Faults {
   const { latency, errorRate } = deps.config
-  const rng = createRng(seedOf(deps.config), 'faults')
+  // Made for the first draw: only --latency and --error-rate draw (a start need not hash its seed for them).
+  const rng = lazily(() => createRng(seedOf(deps.config), 'faults'))
   const held = new Set<Response>()
 
   return {
     before(req, res, ctx) {
       if (!req.path.startsWith('/v1/')) return undefined
       // Everything is drawn and counted before the wait, so concurrent requests see the counts in order.
-      let waitMs = latency ? latency[0] + rng.int(latency[1] - latency[0] + 1) : 0
+      let waitMs = latency ? latency[0] + rng().int(latency[1] - latency[0] + 1) : 0
       const decision = deps.rules.take({ method: req.method, path: req.path, apiKey: ctx.key?.key, accountId: ctx.account?.account.id })
       waitMs += decision.latencyMs
       const rule = decision.fault
-      const globalError = !rule && errorRate > 0 && rng.next() < errorRate
+      const globalError = !rule && errorRate > 0 && rng().next() < errorRate
       const kind: FaultKind | undefined = rule?.fault ?? (globalError ? 'error' : waitMs > 0 ? 'latency' : undefined)
       if (kind) res.locals.fault = kind
 
