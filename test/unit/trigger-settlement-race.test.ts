@@ -24,12 +24,19 @@ function stepsWhere(statusAfterRefusal: string) {
   return steps as unknown as TriggerSteps
 }
 
+/** The recipe's drive step: settlement.processing has one, and the test is void without it. */
+function driveProcessing(): NonNullable<(typeof SETTLEMENT_RECIPES)['settlement.processing']['drive']> {
+  const drive = SETTLEMENT_RECIPES['settlement.processing'].drive
+  if (!drive) throw new Error('settlement.processing has no drive step')
+  return drive
+}
+
 describe('trigger settlement.processing, when the sandbox finishes the settlement first', () => {
   it('takes the refused advance of a settlement that ended meanwhile as done', async () => {
-    await expect(SETTLEMENT_RECIPES['settlement.processing'].drive(stepsWhere('completed'), { id: 'stl_1', object: 'settlement', status: 'pending' })).resolves.toBeUndefined()
+    await expect(driveProcessing()(stepsWhere('completed'), { id: 'stl_1', object: 'settlement', status: 'pending' })).resolves.toBeUndefined()
   })
 
   it('still fails on a refusal while the settlement has not ended', async () => {
-    await expect(SETTLEMENT_RECIPES['settlement.processing'].drive(stepsWhere('pending'), { id: 'stl_1', object: 'settlement', status: 'pending' })).rejects.toThrow('no step to advance')
+    await expect(driveProcessing()(stepsWhere('pending'), { id: 'stl_1', object: 'settlement', status: 'pending' })).rejects.toThrow('no step to advance')
   })
 })
