@@ -43,7 +43,7 @@ export const paymentRoutes = [
     prepareBody: adaptLenientPayment,
     status: 201, response: PaymentSchema,
     errors: ['resource_missing', 'wallet_inactive', 'recipient_not_whitelisted', 'insufficient_funds', 'idempotency_key_reused', 'idempotency_key_in_use'],
-    handler: ({ body }, ctx) => presentPayment(ctx.deps.services.payments.create(ctx.account, body)),
+    handler: ({ body }, ctx) => ctx.deps.services.payments.createPresented(ctx.account, body),
   }),
   defineRoute({
     method: 'get', path: '/v1/payments', operationId: 'listPayments', summary: 'List payments, newest first', tag, scope: 'payments:read',
