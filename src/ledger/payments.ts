@@ -58,7 +58,7 @@ export function createPaymentService(deps: {
     if (input.currency !== source.currency) {
       throw new ApiError('parameter_invalid', `currency ${input.currency} does not match the source wallet ${source.id}, which holds ${source.currency}.`, { param: 'currency' })
     }
-    const units = parseAmountFor(input.amount, decimalsOf(source), `${source.currency} on ${source.network}`)
+    const units = parseAmountFor(input.amount, decimalsOf(source), source)
     if (units <= 0n) throw new ApiError('parameter_invalid', 'amount must be greater than zero.', { param: 'amount' })
 
     let destination: WalletRecord | undefined
@@ -113,6 +113,8 @@ export function createPaymentService(deps: {
 
   /** `payment.updated` to both wallets of the payment; `balance.updated` only to those whose balance moved. */
   function notify(account: AccountState, payment: PaymentRecord, balancesMoved: readonly string[]) {
+    // Nobody subscribed (every sandbox without a stream client): not even the lists and closures below.
+    if (!publisher.wantsWalletNotifications()) return
     const wallets = [payment.source, ...(payment.destination_type === 'wallet' ? [payment.destination] : [])]
     for (const id of wallets) {
       const wallet = account.wallets.get(id)
