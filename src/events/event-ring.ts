@@ -52,9 +52,10 @@ export class EventRing {
   /** Keeps `event` as `text`, its JSON. */
   push(seq: number, event: SandboxEvent, text: string, objectId: string | undefined): void {
     const slot = this.nextSlot(seq, event, objectId)
-    const length = Buffer.byteLength(text)
-    const segment = this.segmentFor(length)
-    segment.bytes.write(text, segment.used)
+    // Room for the most the text can take (3 bytes a UTF-16 unit), and the write tells what it took:
+    // one pass over the text, where Buffer.byteLength and then the write were two.
+    const segment = this.segmentFor(text.length * 3)
+    const length = segment.bytes.write(text, segment.used)
     this.segmentSerials[slot] = this.firstSerial + this.segments.length - 1
     this.offsets[slot] = segment.used
     this.lengths[slot] = length

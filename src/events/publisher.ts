@@ -9,6 +9,8 @@ export interface Publisher {
   event(account: AccountState, type: EventType, resource: unknown): SandboxEvent
   /** `data` is a function: presenting costs time, and only a stream subscriber needs it. */
   wallet(account: AccountState, walletId: string, event: WalletNotification['event'], data: () => unknown): void
+  /** Whether a wallet notification would reach anyone (a stream subscriber): without one, there is nothing to prepare. */
+  wantsWalletNotifications(): boolean
   /** An order event: to webhooks as an API event, and to the orders channel with its `sequence`. */
   order(account: AccountState, type: OrderEventType, order: { pair: string }, sequence: number): void
 }
@@ -28,6 +30,7 @@ export function createPublisher(bus: Bus, clock: Clock): Publisher {
       bus.emit('event', event)
       return event
     },
+    wantsWalletNotifications: () => bus.listenerCount('wallet') > 0,
     wallet(account, walletId, event, data) {
       if (bus.listenerCount('wallet') === 0) return
       bus.emit('wallet', { account_id: account.account.id, wallet_id: walletId, event, data: data(), timestamp: clock.nowIso(account.account.id) })

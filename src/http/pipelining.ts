@@ -38,7 +38,8 @@ export function limitPipelining(req: Request, res: Response, next: NextFunction)
   }
   const state = connection
   state.waiting++
-  res.once('close', () => {
+  // `on`, not `once`: 'close' comes once, and `once` wraps each listener in an object of its own.
+  res.on('close', () => {
     state.waiting--
     if (state.waiting === 0 && state.closing) socket.destroySoon()
   })

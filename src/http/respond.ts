@@ -2,6 +2,7 @@ import type { ServerResponse } from 'node:http'
 import { ApiError } from '../errors.js'
 import { setIn, type DeferredHeaders } from './answer-headers.js'
 import type { CursorResult, ListResult } from './route.js'
+import { jsonString, paymentJson, PresentedPayment } from '../payment-json.js'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 
@@ -22,6 +23,11 @@ export interface Encoded {
 
 /** `{data, request_id}`, or the bare resource with `--envelope bare` (CONTRACT.md section 2). */
 export function renderResource(status: number, resource: unknown, requestId: string, envelope: 'wrapped' | 'bare'): Rendered {
+  // A payment's text, written once for its event and its answer (src/payment-json.ts).
+  if (resource instanceof PresentedPayment) {
+    const text = paymentJson(resource)
+    return { status, text: envelope === 'bare' ? text : `{"data":${text},"request_id":${jsonString(requestId)}}` }
+  }
   const body = envelope === 'bare' ? resource : { data: resource, request_id: requestId }
   return { status, text: JSON.stringify(body) }
 }

@@ -4,6 +4,7 @@ import type { WalletRecord } from '../model/records.js'
 import type { AccountState } from '../store/account-state.js'
 import { appendPostings, type Change } from '../store/changes.js'
 import { transactionToData } from '../store/postings-data.js'
+import { boundedCache } from '../bounded-cache.js'
 
 /**
  * The only functions that move money (CONTRACT.md section 5, ARCHITECTURE.md "Money"). Each checks
@@ -69,8 +70,14 @@ function transfer(account: AccountState, reason: Reason, from: string, to: strin
   )
 }
 
-const available = (wallet: WalletRecord) => walletAccount(wallet.id, 'available')
-const locked = (wallet: WalletRecord) => walletAccount(wallet.id, 'locked')
+/**
+ * A wallet's two ledger account names, made once per wallet rather than on every posting: a name
+ * made anew was a new string for each line, and hashed anew to look it up (parseAccount, the
+ * postings log's names).
+ */
+const walletAccounts = boundedCache(4096, (walletId: string) => ({ available: walletAccount(walletId, 'available'), locked: walletAccount(walletId, 'locked') }))
+const available = (wallet: WalletRecord) => walletAccounts(wallet.id).available
+const locked = (wallet: WalletRecord) => walletAccounts(wallet.id).locked
 const outside = (wallet: WalletRecord) => externalAccount(wallet.network, wallet.currency)
 
 /**

@@ -5,6 +5,7 @@ import type { Publisher } from '../events/publisher.js'
 import { newId } from '../ids.js'
 import { formatAmount } from '../money.js'
 import type { PaymentFilter } from '../store/payment-index.js'
+import type { PresentedPayment } from '../payment-json.js'
 import type { Metadata, PaymentRecord, PaymentStatus, WalletRecord } from '../model/records.js'
 import type { AccountState } from '../store/account-state.js'
 import { put, type Change } from '../store/changes.js'
@@ -57,7 +58,7 @@ export function createPaymentService(deps: {
     if (input.currency !== source.currency) {
       throw new ApiError('parameter_invalid', `currency ${input.currency} does not match the source wallet ${source.id}, which holds ${source.currency}.`, { param: 'currency' })
     }
-    const units = parseAmountFor(input.amount, decimalsOf(source), `${source.currency} on ${source.network}`)
+    const units = parseAmountFor(input.amount, decimalsOf(source), source)
     if (units <= 0n) throw new ApiError('parameter_invalid', 'amount must be greater than zero.', { param: 'amount' })
 
     let destination: WalletRecord | undefined
@@ -112,6 +113,8 @@ export function createPaymentService(deps: {
 
   /** `payment.updated` to both wallets of the payment; `balance.updated` only to those whose balance moved. */
   function notify(account: AccountState, payment: PaymentRecord, balancesMoved: readonly string[]) {
+    // Nobody subscribed (every sandbox without a stream client): not even the lists and closures below.
+    if (!publisher.wantsWalletNotifications()) return
     const wallets = [payment.source, ...(payment.destination_type === 'wallet' ? [payment.destination] : [])]
     for (const id of wallets) {
       const wallet = account.wallets.get(id)
@@ -127,17 +130,28 @@ export function createPaymentService(deps: {
     }
   }
 
+  /** Checks and stores a payment (not announced yet). */
+  function open(account: AccountState, input: CreatePaymentInput): PaymentRecord {
+    const checked = check(account, input)
+    const changes: Change[] = []
+    const payment = service.insert(account, input, checked, changes)
+    store.apply(changes)
+    return payment
+  }
+
   const service = {
     get,
     check,
 
     create(account: AccountState, input: CreatePaymentInput): PaymentRecord {
-      const checked = check(account, input)
-      const changes: Change[] = []
-      const payment = service.insert(account, input, checked, changes)
-      store.apply(changes)
+      const payment = open(account, input)
       service.announce(account, payment)
       return payment
+    },
+
+    /** `create`, as the API answers it: the presentation its `payment.created` event carries, whose JSON is written once for both. */
+    createPresented(account: AccountState, input: CreatePaymentInput): PresentedPayment {
+      return service.announce(account, open(account, input))
     },
 
     /**
@@ -179,10 +193,12 @@ export function createPaymentService(deps: {
       return record
     },
 
-    /** `payment.created` and the wallet notifications of an inserted payment. */
-    announce(account: AccountState, payment: PaymentRecord): void {
+    /** `payment.created` and the wallet notifications of an inserted payment; answers the payment as the event carries it. */
+    announce(account: AccountState, payment: PaymentRecord): PresentedPayment {
       notify(account, payment, balancesMovedBy(payment, 'pending'))
-      publisher.event(account, 'payment.created', presentPayment(payment))
+      const presented = presentPayment(payment)
+      publisher.event(account, 'payment.created', presented)
+      return presented
     },
 
     list(account: AccountState, filter: PaymentFilter, offset: number, limit: number) {

@@ -1,13 +1,12 @@
 import type * as z from 'zod'
 import type { EventType } from '../model/events.js'
-import type { FailureCode } from '../model/failures.js'
-import type { PaymentSchema } from '../schemas/payment.js'
 import type { PayoutSchema } from '../schemas/payout.js'
 import type { BalanceSchema, WalletSchema } from '../schemas/wallet.js'
 import type { WebhookEndpointSchema } from '../schemas/webhook.js'
 import type { WhitelistedAddressSchema } from '../schemas/whitelist.js'
 import { ASSETS } from '../model/networks.js'
 import { formatAmount } from '../money.js'
+import { PresentedPayment } from '../payment-json.js'
 import type { PaymentRecord, PayoutRecord, WalletRecord, WhitelistRecord, WebhookEndpointRecord } from '../model/records.js'
 
 /** Wire shapes (CONTRACT.md sections 4, 5, 9) rendered from ledger records. */
@@ -43,29 +42,8 @@ export function presentBalance(wallet: WalletRecord): z.input<typeof BalanceSche
   }
 }
 
-export function presentPayment(payment: PaymentRecord): z.input<typeof PaymentSchema> {
-  return {
-    id: payment.id,
-    object: 'payment' as const,
-    amount: payment.amount,
-    currency: payment.currency,
-    network: payment.network,
-    status: payment.status,
-    source: payment.source,
-    destination: payment.destination,
-    destination_type: payment.destination_type,
-    description: payment.description,
-    metadata: { ...payment.metadata },
-    tx_hash: payment.tx_hash,
-    // The record keeps the code as written (data files are checked for shape, not vocabulary); the ledger only writes FailureCodes.
-    failure_code: payment.failure_code as FailureCode | null,
-    failure_message: payment.failure_message,
-    payout_id: payment.payout_id,
-    created_at: payment.created_at,
-    updated_at: payment.updated_at,
-    completed_at: payment.completed_at,
-  }
-}
+/** A class, so that its JSON is written by code made for its shape (src/payment-json.ts). */
+export const presentPayment = (payment: PaymentRecord): PresentedPayment => new PresentedPayment(payment)
 
 export function presentPayout(payout: PayoutRecord): z.input<typeof PayoutSchema> {
   return {

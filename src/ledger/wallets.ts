@@ -127,7 +127,7 @@ export function createWalletService(deps: { store: Store; clock: Clock; publishe
       const wallet = get(account, id)
       if (wallet.status === 'closed') throw new ApiError('wallet_inactive', `Wallet ${id} is closed and cannot receive funds.`)
       const decimals = decimalsOf(wallet)
-      const units = parseAmountFor(amount, decimals, `${wallet.currency} on ${wallet.network}`)
+      const units = parseAmountFor(amount, decimals, wallet)
       const from = fromAddress ?? generateAddress(wallet.network, account.rng)
       const next = { ...wallet, updated_at: clock.nowIso(account.account.id) }
       const changes: Change[] = []
@@ -141,11 +141,13 @@ export function createWalletService(deps: { store: Store; clock: Clock; publishe
 }
 
 /** Checks an already well-formed amount against an asset's decimals; 400 `parameter_invalid` on `amount`. */
-export function parseAmountFor(amount: string, decimals: number, what: string, param = 'amount'): bigint {
+export function parseAmountFor(amount: string, decimals: number, what: string | Pick<WalletRecord, 'currency' | 'network'>, param = 'amount'): bigint {
   const dot = amount.indexOf('.')
   const places = dot === -1 ? 0 : amount.length - dot - 1
   if (places > decimals) {
-    throw new ApiError('parameter_invalid', `${param} has ${places} decimal places; ${what} allows at most ${decimals}.`, { param })
+    // A wallet's asset named only when refused: the words were made for every payment before.
+    const asset = typeof what === 'string' ? what : `${what.currency} on ${what.network}`
+    throw new ApiError('parameter_invalid', `${param} has ${places} decimal places; ${asset} allows at most ${decimals}.`, { param })
   }
   return toBaseUnits(amount, decimals)
 }

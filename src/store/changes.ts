@@ -29,6 +29,7 @@ export const POSTINGS_LOG = 'postings'
  */
 export function appendPostings(account: { account: { id: string }; postings: { size: number } }, pending: ChangeSet, value: unknown): Change {
   const id = account.account.id
-  const queued = pending.filter((change) => change.op === 'append' && change.log === POSTINGS_LOG && change.account === id).length
+  let queued = 0
+  for (const change of pending) if (change.op === 'append' && change.log === POSTINGS_LOG && change.account === id) queued++
   return { op: 'append', log: POSTINGS_LOG, account: id, at: account.postings.size + queued, value }
 }

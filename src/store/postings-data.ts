@@ -34,13 +34,23 @@ function timeOf(iso: string): number {
   return parsedAt
 }
 
+// The transaction converted last and the lines it was converted from: the ledger converts a
+// transaction for its change set, and the store appends that very data a moment later; it takes
+// the amounts as they were instead of parsing back the texts just written (the same values).
+let lastData: TransactionData | undefined
+let lastLines: readonly PostingLine[] = []
+
 /** One transaction as the data file, a snapshot line and a journal `append` hold it. */
 export function transactionToData(tx: Pick<LedgerTransaction, 'cause' | 'ref' | 'at'> & { lines: readonly PostingLine[] }): TransactionData {
-  return { cause: tx.cause, ref: tx.ref, at: isoOf(tx.at), lines: tx.lines.map((line) => ({ account: line.account, amount: String(line.amount) })) }
+  const data = { cause: tx.cause, ref: tx.ref, at: isoOf(tx.at), lines: tx.lines.map((line) => ({ account: line.account, amount: String(line.amount) })) }
+  lastData = data
+  lastLines = tx.lines
+  return data
 }
 
 export function appendTransactionData(log: PostingsLog, tx: TransactionData): void {
-  log.append(tx.cause, tx.ref, timeOf(tx.at), tx.lines.map((line) => ({ account: line.account, amount: BigInt(line.amount) })))
+  const lines = tx === lastData ? lastLines : tx.lines.map((line) => ({ account: line.account, amount: BigInt(line.amount) }))
+  log.append(tx.cause, tx.ref, timeOf(tx.at), lines)
 }
 
 /** The log of loaded data. */

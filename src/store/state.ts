@@ -33,13 +33,19 @@ export function createState() {
    * already there (a journal replayed over a snapshot taken while it was being written).
    */
   function check(changes: ChangeSet, replaying: boolean): boolean[] {
-    const created = new Set<string>()
-    const lengths = new Map<string, number>()
-    return changes.map((change) => {
-      if (change.op === 'replace') return true
-      if (change.op === 'put' && change.kind === 'tenant') created.add(change.id)
-      return checkOne(change, created, lengths, replaying)
-    })
+    // Made for the few change sets that need them (a new account, appends), not for every one.
+    let created: Set<string> | undefined
+    let lengths: Map<string, number> | undefined
+    const applies = new Array<boolean>(changes.length)
+    for (let i = 0; i < changes.length; i++) {
+      const change = changes[i]!
+      if (change.op === 'replace') applies[i] = true
+      else {
+        if (change.op === 'put' && change.kind === 'tenant') (created ??= new Set()).add(change.id)
+        applies[i] = checkOne(change, created ?? NONE, change.op === 'append' ? (lengths ??= new Map()) : NO_LENGTHS, replaying)
+      }
+    }
+    return applies
   }
 
   function checkOne(change: Exclude<Change, { op: 'replace' }>, created: ReadonlySet<string>, lengths: Map<string, number>, replaying: boolean): boolean {
@@ -132,7 +138,7 @@ export function createState() {
     },
     apply(changes: ChangeSet, replaying = false): void {
       const applies = check(changes, replaying)
-      changes.forEach((change, index) => applies[index] && applyOne(change))
+      for (let i = 0; i < changes.length; i++) if (applies[i]) applyOne(changes[i]!)
     },
     replace,
     toData: (): Data => ({

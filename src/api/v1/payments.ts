@@ -15,8 +15,12 @@ const tag = 'Payments'
  */
 export function adaptLenientPayment(raw: unknown, ctx: RequestContext): unknown {
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return raw
+  const given = raw as Record<string, unknown>
+  // The body as it came when it has none of the variants (every strict client's): no copy to make.
+  const lowerCurrency = typeof given.currency === 'string' && given.currency !== given.currency.toUpperCase()
+  if (typeof given.amount !== 'number' && !lowerCurrency && !('destination' in given && !('recipient' in given))) return raw
   const lenient = ctx.deps.config.lenient
-  const body = { ...(raw as Record<string, unknown>) }
+  const body = { ...given }
   const refuse = (param: string, message: string) => {
     throw new ApiError('parameter_invalid', `${message}; this variant is accepted only when the sandbox runs with --lenient.`, { param })
   }
@@ -43,7 +47,7 @@ export const paymentRoutes = [
     prepareBody: adaptLenientPayment,
     status: 201, response: PaymentSchema,
     errors: ['resource_missing', 'wallet_inactive', 'recipient_not_whitelisted', 'insufficient_funds', 'idempotency_key_reused', 'idempotency_key_in_use'],
-    handler: ({ body }, ctx) => presentPayment(ctx.deps.services.payments.create(ctx.account, body)),
+    handler: ({ body }, ctx) => ctx.deps.services.payments.createPresented(ctx.account, body),
   }),
   defineRoute({
     method: 'get', path: '/v1/payments', operationId: 'listPayments', summary: 'List payments, newest first', tag, scope: 'payments:read',

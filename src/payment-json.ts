@@ -1,0 +1,112 @@
+import type { PaymentRecord } from './model/records.js'
+
+/**
+ * A payment as the API shows it (CONTRACT.md section 5), and its JSON written by code made for its
+ * shape. A `POST /v1/payments` wrote the payment twice with `JSON.stringify`, once inside its
+ * `payment.created` event (the event log and the webhooks) and once for the answer, from two
+ * presented copies: now the ledger presents it once, and the text written for the event is the
+ * answer's too (`paymentJson` keeps the last). Here, not in the ledger, because the event log
+ * (src/events/) and the answer (src/http/) both read it, and the ledger imports the events.
+ *
+ * A presented payment is never changed once made (a change to the payment is presented anew): that
+ * is what makes its text safe to keep.
+ */
+export class PresentedPayment {
+  // Declared in the wire's order, without initialisers: an object gets its fields in this order,
+  // which is the order JSON.stringify writes them in (and writePayment below).
+  readonly id: string
+  readonly object: 'payment'
+  readonly amount: string
+  readonly currency: string
+  readonly network: string
+  readonly status: string
+  readonly source: string
+  readonly destination: string
+  readonly destination_type: 'wallet' | 'address'
+  readonly description: string | null
+  readonly metadata: Record<string, string>
+  readonly tx_hash: string | null
+  readonly failure_code: string | null
+  readonly failure_message: string | null
+  readonly payout_id: string | null
+  readonly created_at: string
+  readonly updated_at: string
+  readonly completed_at: string | null
+
+  constructor(payment: PaymentRecord) {
+    this.id = payment.id
+    this.object = 'payment'
+    this.amount = payment.amount
+    this.currency = payment.currency
+    this.network = payment.network
+    this.status = payment.status
+    this.source = payment.source
+    this.destination = payment.destination
+    this.destination_type = payment.destination_type
+    this.description = payment.description
+    this.metadata = { ...payment.metadata }
+    this.tx_hash = payment.tx_hash
+    // The record keeps the code as written (data files are checked for shape, not vocabulary); the ledger only writes FailureCodes.
+    this.failure_code = payment.failure_code
+    this.failure_message = payment.failure_message
+    this.payout_id = payment.payout_id
+    this.created_at = payment.created_at
+    this.updated_at = payment.updated_at
+    this.completed_at = payment.completed_at
+  }
+}
+
+/** A character JSON.stringify writes other than as it is: a quote, a backslash, a control character, a surrogate. */
+const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/
+
+/** `JSON.stringify(text)`: most texts need no escape, and are quoted as they are. */
+export function jsonString(text: string): string {
+  return ESCAPED.test(text) ? JSON.stringify(text) : `"${text}"`
+}
+
+const nullable = (text: string | null) => (text === null ? 'null' : jsonString(text))
+
+/** Whether `metadata` has no key (JSON.stringify writes `{}`), without making a list of its keys. */
+function isEmpty(metadata: object): boolean {
+  for (const _ in metadata) return false
+  return true
+}
+
+let lastPayment: PresentedPayment | undefined
+let lastText = ''
+
+/**
+ * `JSON.stringify(payment)`. The text written last is kept: the event log, the webhooks and the
+ * answer of one change want it one after the other. (Only the last: the event log keeps thousands
+ * of events, and a text kept per payment would stay with each.)
+ */
+export function paymentJson(payment: PresentedPayment): string {
+  if (payment === lastPayment) return lastText
+  lastText = writePayment(payment)
+  lastPayment = payment
+  return lastText
+}
+
+const isText = (value: unknown) => typeof value === 'string'
+const isTextOrNull = (value: unknown) => value === null || typeof value === 'string'
+
+/** Whether every field is what the type says: a record loaded from a data file could hold anything the file's schema let through. */
+function isPlain(p: PresentedPayment): boolean {
+  return isText(p.id) && isText(p.amount) && isText(p.currency) && isText(p.network) && isText(p.status) && isText(p.source) &&
+    isText(p.destination) && isText(p.destination_type) && isTextOrNull(p.description) && isTextOrNull(p.tx_hash) &&
+    isTextOrNull(p.failure_code) && isTextOrNull(p.failure_message) && isTextOrNull(p.payout_id) && isText(p.created_at) &&
+    isText(p.updated_at) && isTextOrNull(p.completed_at)
+}
+
+function writePayment(p: PresentedPayment): string {
+  if (!isPlain(p)) return JSON.stringify(p)
+  return (
+    `{"id":${jsonString(p.id)},"object":"payment","amount":${jsonString(p.amount)},"currency":${jsonString(p.currency)},` +
+    `"network":${jsonString(p.network)},"status":${jsonString(p.status)},"source":${jsonString(p.source)},` +
+    `"destination":${jsonString(p.destination)},"destination_type":${jsonString(p.destination_type)},` +
+    `"description":${nullable(p.description)},"metadata":${isEmpty(p.metadata) ? '{}' : JSON.stringify(p.metadata)},` +
+    `"tx_hash":${nullable(p.tx_hash)},"failure_code":${nullable(p.failure_code)},"failure_message":${nullable(p.failure_message)},` +
+    `"payout_id":${nullable(p.payout_id)},"created_at":${jsonString(p.created_at)},"updated_at":${jsonString(p.updated_at)},` +
+    `"completed_at":${nullable(p.completed_at)}}`
+  )
+}

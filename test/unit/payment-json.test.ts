@@ -1,0 +1,97 @@
+import fc from 'fast-check'
+import { describe, expect, it } from 'vitest'
+import { eventJson } from '../../src/events/order-json.js'
+import { renderResource } from '../../src/http/respond.js'
+import { presentPayment } from '../../src/ledger/present.js'
+import type { SandboxEvent } from '../../src/model/events.js'
+import type { PaymentRecord } from '../../src/model/records.js'
+import { jsonString, paymentJson, PresentedPayment } from '../../src/payment-json.js'
+import { PaymentSchema } from '../../src/schemas/payment.js'
+
+/**
+ * src/payment-json.ts writes a payment's JSON by code made for its shape, once for its event and its
+ * answer: whatever the payment holds, the text must be exactly JSON.stringify's, keys in the wire's order.
+ */
+
+// Texts with what JSON escapes: quotes, backslashes, control characters, lone and paired surrogates.
+const text = fc.oneof(fc.string(), fc.string({ unit: 'binary' }), fc.constantFrom('"', '\\', '\n', '\u0000', '\ud800', '\udc00x', '😀', '\u2028'))
+const nullable = fc.option(text, { nil: null })
+const record = fc.record({
+  id: text,
+  seq: fc.nat(),
+  amount_units: fc.bigInt({ min: 1n, max: 10n ** 30n }),
+  amount: text,
+  currency: text,
+  network: text,
+  status: fc.constantFrom('pending', 'processing', 'completed', 'failed'),
+  source: text,
+  destination: text,
+  destination_type: fc.constantFrom('wallet', 'address'),
+  description: nullable,
+  metadata: fc.dictionary(text, text, { maxKeys: 4 }),
+  tx_hash: nullable,
+  failure_code: nullable,
+  failure_message: nullable,
+  payout_id: nullable,
+  created_at: text,
+  updated_at: text,
+  completed_at: nullable,
+  plan: fc.constant(null),
+}) as unknown as fc.Arbitrary<PaymentRecord>
+
+const event = (payment: unknown): SandboxEvent =>
+  ({ id: 'evt_1"', object: 'event', type: 'payment.created', created_at: '2026-01-01T00:00:00.000Z', api_version: 'v1', account_id: 'acc_\u0001', data: { object: payment } }) as SandboxEvent
+
+describe('the JSON of a presented payment', () => {
+  it('is JSON.stringify’s, alone, inside its event and inside its answer, whatever the payment holds', () => {
+    fc.assert(
+      fc.property(record, text, fc.boolean(), (payment, requestId, bare) => {
+        const presented = presentPayment(payment)
+        expect(paymentJson(presented)).toBe(JSON.stringify(presented))
+        // Once more: the kept text.
+        expect(paymentJson(presented)).toBe(JSON.stringify(presented))
+        expect(eventJson(event(presented))).toBe(JSON.stringify(event(presented)))
+        const answer = bare ? presented : { data: presented, request_id: requestId }
+        expect(renderResource(201, presented, requestId, bare ? 'bare' : 'wrapped').text).toBe(JSON.stringify(answer))
+      }),
+    )
+  })
+
+  it('has the fields of the API’s payment in its order', () => {
+    const payment = fc.sample(record, { numRuns: 1, seed: 7 })[0]!
+    expect(Object.keys(presentPayment(payment))).toEqual(Object.keys(PaymentSchema.shape))
+  })
+
+  it('is JSON.stringify’s for a field that is not text (a hand-edited data file’s record)', () => {
+    const payment = fc.sample(record, { numRuns: 1, seed: 3 })[0]!
+    for (const odd of [undefined, 5, { a: 1 }, true]) {
+      const presented = presentPayment({ ...payment, description: odd, tx_hash: odd } as unknown as PaymentRecord)
+      expect(paymentJson(presented)).toBe(JSON.stringify(presented))
+    }
+  })
+
+  it('leaves to JSON.stringify an event that is not as the publisher makes it', () => {
+    const presented = presentPayment(fc.sample(record, { numRuns: 1, seed: 5 })[0]!)
+    const { id, ...rest } = event(presented)
+    const reordered = { ...rest, id } as SandboxEvent
+    expect(eventJson(reordered)).toBe(JSON.stringify(reordered))
+    const extra = { ...event(presented), more: 1 } as SandboxEvent
+    expect(eventJson(extra)).toBe(JSON.stringify(extra))
+    const wider = { ...event(presented), data: { object: presented, previous: 1 } } as SandboxEvent
+    expect(eventJson(wider)).toBe(JSON.stringify(wider))
+  })
+
+  it('quotes a text as JSON.stringify does', () => {
+    fc.assert(fc.property(text, (value) => {
+      expect(jsonString(value)).toBe(JSON.stringify(value))
+    }))
+  })
+
+  it('is a new text for a new presentation of a changed payment', () => {
+    const payment = fc.sample(record, { numRuns: 1, seed: 9 })[0]!
+    const before = presentPayment(payment)
+    expect(paymentJson(before)).toBe(JSON.stringify(before))
+    const after = new PresentedPayment({ ...payment, status: 'completed' })
+    expect(paymentJson(after)).toContain('"status":"completed"')
+  })
+})
