@@ -71,7 +71,11 @@ describe('journal patches', () => {
             } else if (s.kind === 'order') {
               const existing = account.orders.values()
               const chosen = existing.length > 0 && s.pick < 4 ? existing[s.pick % existing.length]! : undefined
-              const base = (chosen && (pending.get(chosen.id) as OrderRecord | undefined)) ?? chosen ?? order(existing.length + 1 + [...pending.keys()].filter((id) => id.startsWith('ord_')).length, 'wal_0', 'wal_1')
+              // A new order takes the next number: the orders stored and those this set made, not
+              // those it put again (counting them reused an id, which the sandbox never does, and
+              // made an order's fills shrink, which it never does either).
+              const made = [...pending.keys()].filter((id) => id.startsWith('ord_') && !account.orders.get(id)).length
+              const base = (chosen && (pending.get(chosen.id) as OrderRecord | undefined)) ?? chosen ?? order(existing.length + 1 + made, 'wal_0', 'wal_1')
               const next = s.same ? { ...base } : nextOrder(base, s.fills, s.copyFills, s.at)
               pending.set(next.id, next)
               changes.push(put('order', ACCOUNT, next.id, next))
