@@ -1,5 +1,5 @@
 import type { SandboxEvent } from '../model/events.js'
-import { jsonString, paymentJson, PresentedPayment } from '../payment-json.js'
+import { paymentJson, PresentedPayment } from '../payment-json.js'
 
 /**
  * The JSON of what carries an order (a webhook's event body, an `orders` channel frame), the same
@@ -90,43 +90,26 @@ let lastEvent: SandboxEvent | undefined
 let lastEventText = ''
 
 /**
- * `JSON.stringify(event)`: an order event's order through `orderJson`. The text of the event written
+ * `JSON.stringify(event)`, its object spliced in as `objectJson` writes it. The text of the event written
  * last is kept: the webhooks and the event log both want it as the event is published, one after
  * the other, and it is written once.
  */
 export function eventJson(event: SandboxEvent): string {
   if (event === lastEvent) return lastEventText
   const { data } = event
-  const text = data.object instanceof PresentedPayment
-    ? (paymentEventJson(event, data.object) ?? JSON.stringify(event))
-    : !event.type.startsWith('order.') || !isOrder(data.object)
-      ? JSON.stringify(event)
-      : spliceJson(event as unknown as Record<string, unknown>, 'data', spliceJson(data, 'object', orderJson(data.object)))
+  const object = objectJson(event.type, data.object)
+  const text = object === undefined ? JSON.stringify(event) : spliceJson(event as unknown as Record<string, unknown>, 'data', spliceJson(data, 'object', object))
   lastEvent = event
   lastEventText = text
   return text
 }
 
-/** An event's keys as the publisher makes them (publisher.ts), in order. */
-const EVENT_KEYS = ['id', 'object', 'type', 'created_at', 'api_version', 'account_id', 'data']
-const DATA_KEYS = ['object']
-
-/** Whether `value`'s keys, as JSON.stringify would walk them, are `keys` in this order. */
-function hasKeys(value: object, keys: readonly string[]): boolean {
-  let at = 0
-  for (const key in value) if (!Object.hasOwn(value, key) || key !== keys[at++]) return false
-  return at === keys.length
-}
-
 /**
- * `JSON.stringify(event)` for the event of a payment, the payment's text written once for the
- * event and the answer (src/payment-json.ts); undefined for an event not as the publisher makes it.
+ * The JSON of an event's object, for the objects written by code of their own: a payment (its text
+ * written once for its event and its answer, src/payment-json.ts) and an order in an order event.
  */
-function paymentEventJson(event: SandboxEvent, payment: PresentedPayment): string | undefined {
-  if (!hasKeys(event, EVENT_KEYS) || !hasKeys(event.data, DATA_KEYS)) return undefined
-  const { id, object, type, created_at, api_version, account_id } = event as unknown as Record<string, unknown>
-  if (typeof id !== 'string' || typeof object !== 'string' || typeof type !== 'string' || typeof created_at !== 'string') return undefined
-  if (typeof api_version !== 'string' || typeof account_id !== 'string') return undefined
-  return `{"id":${jsonString(id)},"object":${jsonString(object)},"type":${jsonString(type)},"created_at":${jsonString(created_at)},` +
-    `"api_version":${jsonString(api_version)},"account_id":${jsonString(account_id)},"data":{"object":${paymentJson(payment)}}}`
+function objectJson(type: string, object: unknown): string | undefined {
+  if (object instanceof PresentedPayment) return paymentJson(object)
+  if (type.startsWith('order.') && isOrder(object)) return orderJson(object)
+  return undefined
 }
