@@ -12,6 +12,7 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { en } from '@faker-js/faker'
 import { build } from 'esbuild'
+import ts from 'typescript'
 
 const dist = fileURLToPath(new URL('../dist/', import.meta.url))
 const bundleFile = `${dist}cli.bundle.cjs`
@@ -135,6 +136,66 @@ export const faker = new Proxy({}, { get: (_, member) => (real ??= make())[membe
 }
 
 /**
+ * zod waits for its first use. The modules a start evaluates (the config, the fixtures, the request
+ * pipeline, the presenters) import it for schemas they build on first use (src/lazily.ts), but a
+ * static import still evaluated zod itself at every start: its classes, made by `$constructor`
+ * (about 2.5 ms and 350 KB of a library start, issue 33). In the bundle, src's `import * as z from
+ * 'zod'` becomes an object of getters for the members src uses, which require zod's ES build
+ * (bundled, one instance, and still only those members: its locales stay out) when the first schema
+ * is built. The members are read from src's syntax trees; a use of `z` other than `z.<member>`, or
+ * another value import of zod, fails the build.
+ */
+const ZOD_IMPORT = "import * as z from 'zod'"
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+
+function zodMembersOf(file, source) {
+  const tree = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS)
+  const members = new Set()
+  const visit = (node) => {
+    if (ts.isIdentifier(node) && node.text === 'z') {
+      const { parent } = node
+      if (ts.isPropertyAccessExpression(parent) && parent.expression === node) members.add(parent.name.text)
+      else if (!(ts.isQualifiedName(parent) && parent.left === node) && !ts.isNamespaceImport(parent)) throw new Error(`bundle-cli: ${file} uses z otherwise than as z.<member>`)
+    }
+    ts.forEachChild(node, visit)
+  }
+  visit(tree)
+  return members
+}
+
+const zodImporters = new Set()
+const zodMembers = new Set()
+for (const entry of readdirSync(`${ROOT}src`, { recursive: true, withFileTypes: true })) {
+  if (!entry.isFile() || !entry.name.endsWith('.ts')) continue
+  const file = `${entry.parentPath}/${entry.name}`
+  const source = readFileSync(file, 'utf8')
+  const imports = source.match(/^import (?!type ).*from 'zod(\/.*)?'$/gm) ?? []
+  if (imports.length === 0) continue
+  if (imports.some((line) => line !== ZOD_IMPORT)) throw new Error(`bundle-cli: ${file} imports zod otherwise than as \`${ZOD_IMPORT}\``)
+  zodImporters.add(file)
+  for (const member of zodMembersOf(file, source)) zodMembers.add(member)
+}
+const zodValues = Object.keys(await import('zod')).filter((name) => zodMembers.has(name)).sort()
+
+const zodOnFirstUse = {
+  name: 'zod-on-first-use',
+  setup(build) {
+    build.onLoad({ filter: /\/src\/.*\.ts$/ }, (args) => {
+      if (!zodImporters.has(args.path)) return undefined
+      return { loader: 'ts', contents: readFileSync(args.path, 'utf8').replace(ZOD_IMPORT, "import { z } from 'zod-on-first-use'") }
+    })
+    build.onResolve({ filter: /^zod-(on-first-use|members)$/ }, (args) => ({ path: args.path, namespace: 'zod-on-first-use' }))
+    build.onLoad({ filter: /^zod-on-first-use$/, namespace: 'zod-on-first-use' }, () => ({
+      loader: 'js',
+      contents: `let real
+const load = () => (real ??= require('zod-members'))
+export const z = { ${zodValues.map((name) => `get ${name}() { return load().${name} }`).join(', ')} }`,
+    }))
+    build.onLoad({ filter: /^zod-members$/, namespace: 'zod-on-first-use' }, () => ({ loader: 'js', resolveDir: ROOT, contents: `export { ${zodValues.join(', ')} } from 'zod'` }))
+  },
+}
+
+/**
  * The library's exports (src/public.ts), and the command line's `main`, whose modules (commander and
  * the commands) are evaluated only when it is called: a test suite's import does not pay for them.
  */
@@ -149,7 +210,7 @@ await build({
   format: 'cjs',
   target: 'node20',
   outfile: bundleFile,
-  plugins: [bodyParserOnFirstUse, mimeTypesOnFirstUse, qsOnFirstUse, fakerPersonNamesOnly, builtinsOnFirstUse],
+  plugins: [bodyParserOnFirstUse, mimeTypesOnFirstUse, qsOnFirstUse, fakerPersonNamesOnly, builtinsOnFirstUse, zodOnFirstUse],
   // Names are not minified, so stack traces in the logs stay readable.
   minifyWhitespace: true,
   minifySyntax: true,

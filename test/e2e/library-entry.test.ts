@@ -55,6 +55,26 @@ describe('the library entries', () => {
     expect(names).toEqual([...runtimeNames, 'main'].sort())
   })
 
+  it('evaluate zod only when a first schema is built: not for the import, a start or a health check', () => {
+    // zod's core marks the global object as it is evaluated (core.js, `__zod_globalConfig`).
+    const evaluated = inNode(`
+      const { startSandbox } = await import(${JSON.stringify(pathToFileURL(entry('import')).href)})
+      const seen = []
+      const see = () => seen.push('__zod_globalConfig' in globalThis)
+      see()
+      const sandbox = await startSandbox()
+      see()
+      const get = (path) => fetch(sandbox.baseUrl + path, { headers: { authorization: 'Bearer ' + sandbox.apiKey } })
+      const health = await get('/_sandbox/health')
+      see()
+      // A query the wallets route parses with its zod schema; a bad one answers zod's problem in the contract's shape.
+      const wallets = await get('/v1/wallets?limit=0')
+      see()
+      await sandbox.close()
+      process.stdout.write(JSON.stringify({ seen, health: health.status, wallets: [wallets.status, (await wallets.json()).error.param] }))`)
+    expect(evaluated).toEqual({ seen: [false, false, false, true], health: 200, wallets: [400, 'limit'] })
+  })
+
   it('make a cache of their own on the first startSandbox() when the shipped one does not fit this Node, and use it next time', () => {
     // --max-old-space-size changes V8's flags, which a code cache must match: V8 rejects the shipped one.
     const tmp = mkdtempSync(join(tmpdir(), 'library-entry-'))
