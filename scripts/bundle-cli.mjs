@@ -256,10 +256,10 @@ module.exports = {
 `)
 writeFileSync(`${dist}library.mjs`, `// The library's entry for import (package.json "exports"): the objects of dist/library.cjs. Written
 // by scripts/bundle-cli.mjs. Required rather than imported: an import of a CommonJS file goes through
-// node's CommonJS translator, which first parses the file for the names it exports (issue 33).
-import { createRequire } from 'node:module'
-
-const library = createRequire(import.meta.url)('./library.cjs')
+// node's CommonJS translator, which first parses the file for the names it exports (issue 33). And
+// node:module from process.getBuiltinModule(), not imported: an import of a built-in module is
+// linked through an ES module made for it, which wraps each of its exports.
+const library = process.getBuiltinModule('node:module').createRequire(import.meta.url)('./library.cjs')
 
 export const { ${Object.keys(library).sort().join(', ')} } = library
 `)
