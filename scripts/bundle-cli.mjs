@@ -12,6 +12,7 @@ import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
 import { fileURLToPath, pathToFileURL } from 'node:url'
 import { en } from '@faker-js/faker'
 import { build } from 'esbuild'
+import ts from 'typescript'
 
 const dist = fileURLToPath(new URL('../dist/', import.meta.url))
 const bundleFile = `${dist}cli.bundle.cjs`
@@ -135,6 +136,83 @@ export const faker = new Proxy({}, { get: (_, member) => (real ??= make())[membe
 }
 
 /**
+ * zod waits for its first use. The modules a start evaluates (the config, the fixtures, the request
+ * pipeline, the presenters) import it for schemas they build on first use (src/lazily.ts), but a
+ * static import still evaluated zod itself at every start: its classes, made by `$constructor`
+ * (about 2.5 ms and 350 KB of a library start, issue 33). In the bundle, src's `import * as z from
+ * 'zod'` becomes an object of getters for the members src uses, which require zod's ES build
+ * (bundled, one instance, and still only those members: its locales stay out) when the first schema
+ * is built. The members are read from src's syntax trees; a use of `z` other than `z.<member>`, or
+ * another value import of zod, fails the build.
+ */
+const ZOD_IMPORT = "import * as z from 'zod'"
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+
+function zodMembersOf(file, source) {
+  const tree = ts.createSourceFile(file, source, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS)
+  const members = new Set()
+  const visit = (node) => {
+    if (ts.isIdentifier(node) && node.text === 'z') {
+      const { parent } = node
+      if (ts.isPropertyAccessExpression(parent) && parent.expression === node) members.add(parent.name.text)
+      else if (!(ts.isQualifiedName(parent) && parent.left === node) && !ts.isNamespaceImport(parent)) throw new Error(`bundle-cli: ${file} uses z otherwise than as z.<member>`)
+    }
+    ts.forEachChild(node, visit)
+  }
+  visit(tree)
+  return members
+}
+
+const zodImporters = new Set()
+const zodMembers = new Set()
+for (const entry of readdirSync(`${ROOT}src`, { recursive: true, withFileTypes: true })) {
+  if (!entry.isFile() || !entry.name.endsWith('.ts')) continue
+  const file = `${entry.parentPath}/${entry.name}`
+  const source = readFileSync(file, 'utf8')
+  const imports = source.match(/^import (?!type ).*from 'zod(\/.*)?'$/gm) ?? []
+  if (imports.length === 0) continue
+  if (imports.some((line) => line !== ZOD_IMPORT)) throw new Error(`bundle-cli: ${file} imports zod otherwise than as \`${ZOD_IMPORT}\``)
+  zodImporters.add(file)
+  for (const member of zodMembersOf(file, source)) zodMembers.add(member)
+}
+const zodValues = Object.keys(await import('zod')).filter((name) => zodMembers.has(name)).sort()
+
+const zodOnFirstUse = {
+  name: 'zod-on-first-use',
+  setup(build) {
+    build.onLoad({ filter: /\/src\/.*\.ts$/ }, (args) => {
+      if (!zodImporters.has(args.path)) return undefined
+      return { loader: 'ts', contents: readFileSync(args.path, 'utf8').replace(ZOD_IMPORT, "import { z } from 'zod-on-first-use'") }
+    })
+    build.onResolve({ filter: /^zod-(on-first-use|members)$/ }, (args) => ({ path: args.path, namespace: 'zod-on-first-use' }))
+    build.onLoad({ filter: /^zod-on-first-use$/, namespace: 'zod-on-first-use' }, () => ({
+      loader: 'js',
+      contents: `let real
+const load = () => (real ??= require('zod-members'))
+export const z = { ${zodValues.map((name) => `get ${name}() { return load().${name} }`).join(', ')} }`,
+    }))
+    build.onLoad({ filter: /^zod-members$/, namespace: 'zod-on-first-use' }, () => ({ loader: 'js', resolveDir: ROOT, contents: `export { ${zodValues.join(', ')} } from 'zod'` }))
+  },
+}
+
+/**
+ * The package's version as the bundle's own constant: src/version.ts reads package.json, which a
+ * start then read and parsed through a URL (about 0.5 ms); the bundle ships with that package.json.
+ */
+const VERSION_READ = "JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')).version"
+const versionAsBuilt = {
+  name: 'version-as-built',
+  setup(build) {
+    build.onLoad({ filter: /\/src\/version\.ts$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8')
+      if (!source.includes(VERSION_READ)) throw new Error(`bundle-cli: ${args.path} no longer reads the version as ${VERSION_READ}`)
+      const { version } = JSON.parse(readFileSync(`${ROOT}package.json`, 'utf8'))
+      return { loader: 'ts', contents: source.replace(VERSION_READ, JSON.stringify(version)) }
+    })
+  },
+}
+
+/**
  * The library's exports (src/public.ts), and the command line's `main`, whose modules (commander and
  * the commands) are evaluated only when it is called: a test suite's import does not pay for them.
  */
@@ -149,15 +227,16 @@ await build({
   format: 'cjs',
   target: 'node20',
   outfile: bundleFile,
-  plugins: [bodyParserOnFirstUse, mimeTypesOnFirstUse, qsOnFirstUse, fakerPersonNamesOnly, builtinsOnFirstUse],
+  plugins: [bodyParserOnFirstUse, mimeTypesOnFirstUse, qsOnFirstUse, fakerPersonNamesOnly, builtinsOnFirstUse, zodOnFirstUse, versionAsBuilt],
   // Names are not minified, so stack traces in the logs stay readable.
   minifyWhitespace: true,
   minifySyntax: true,
   legalComments: 'none',
   logLevel: 'warning',
   // src/ finds package.json and fixtures/ relative to its own file; in the bundle that is dist/.
+  // A path of plain characters is its file URL after `file://` (pathToFileURL's first call runs cold).
   define: { 'import.meta.url': '__bundleUrl' },
-  banner: { js: "const __bundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+  banner: { js: "const __bundleUrl = /^[\\w/.-]+$/.test(__filename) ? `file://${__filename}` : require('node:url').pathToFileURL(__filename).href;" },
 })
 
 // loadBundle() reads the bundle as latin1 when it is ASCII, which is what esbuild writes by default,
@@ -195,10 +274,10 @@ module.exports = {
 `)
 writeFileSync(`${dist}library.mjs`, `// The library's entry for import (package.json "exports"): the objects of dist/library.cjs. Written
 // by scripts/bundle-cli.mjs. Required rather than imported: an import of a CommonJS file goes through
-// node's CommonJS translator, which first parses the file for the names it exports (issue 33).
-import { createRequire } from 'node:module'
-
-const library = createRequire(import.meta.url)('./library.cjs')
+// node's CommonJS translator, which first parses the file for the names it exports (issue 33). And
+// node:module from process.getBuiltinModule(), not imported: an import of a built-in module is
+// linked through an ES module made for it, which wraps each of its exports.
+const library = process.getBuiltinModule('node:module').createRequire(import.meta.url)('./library.cjs')
 
 export const { ${Object.keys(library).sort().join(', ')} } = library
 `)

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { cpSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
@@ -16,7 +16,7 @@ import * as sources from '../../src/public.js'
 
 beforeAll(buildIfNeeded, 180_000)
 
-const pkg = createRequire(join(ROOT, 'package.json'))('./package.json') as { exports: Record<string, Record<string, string>> }
+const pkg = createRequire(join(ROOT, 'package.json'))('./package.json') as { version: string; exports: Record<string, Record<string, string>> }
 const entry = (condition: 'import' | 'require') => join(ROOT, pkg.exports['.']![condition]!)
 const runtimeNames = Object.keys(sources).sort()
 
@@ -53,6 +53,44 @@ describe('the library entries', () => {
       process.stdout.write(JSON.stringify({ cache: bundle.cache, names: Object.keys(bundle.exports).sort() }))`)
     expect(cache).toBe('accepted')
     expect(names).toEqual([...runtimeNames, 'main'].sort())
+  })
+
+  it('evaluate zod only when a first schema is built: not for the import, a start or a health check', () => {
+    // zod's core marks the global object as it is evaluated (core.js, `__zod_globalConfig`).
+    const evaluated = inNode(`
+      const { startSandbox } = await import(${JSON.stringify(pathToFileURL(entry('import')).href)})
+      const seen = []
+      const see = () => seen.push('__zod_globalConfig' in globalThis)
+      see()
+      const sandbox = await startSandbox()
+      see()
+      const get = (path) => fetch(sandbox.baseUrl + path, { headers: { authorization: 'Bearer ' + sandbox.apiKey } })
+      const health = await get('/_sandbox/health')
+      see()
+      // A query the wallets route parses with its zod schema; a bad one answers zod's problem in the contract's shape.
+      const wallets = await get('/v1/wallets?limit=0')
+      see()
+      await sandbox.close()
+      process.stdout.write(JSON.stringify({ seen, health: health.status, wallets: [wallets.status, (await wallets.json()).error.param] }))`)
+    expect(evaluated).toEqual({ seen: [false, false, false, true], health: 200, wallets: [400, 'limit'] })
+  })
+
+  it('find the package files from a folder whose path a file URL must escape', () => {
+    // The bundle's file URL is `file://` and its path when the path is plain characters, node's pathToFileURL otherwise.
+    const tmp = mkdtempSync(join(tmpdir(), 'library entry #%-'))
+    try {
+      for (const part of ['dist', 'fixtures', 'package.json']) cpSync(join(ROOT, part), join(tmp, part), { recursive: true })
+      const { version, wallets } = inNode(`
+        const { startSandbox, VERSION } = await import(${JSON.stringify(pathToFileURL(join(tmp, pkg.exports['.']!.import!)).href)})
+        const sandbox = await startSandbox()
+        const answer = await fetch(sandbox.baseUrl + '/v1/wallets?limit=100', { headers: { authorization: 'Bearer ' + sandbox.apiKey } })
+        const wallets = (await answer.json()).data.length
+        await sandbox.close()
+        process.stdout.write(JSON.stringify({ version: VERSION, wallets }))`)
+      expect({ version, wallets }).toEqual({ version: pkg.version, wallets: 14 })
+    } finally {
+      rmSync(tmp, { recursive: true, force: true })
+    }
   })
 
   it('make a cache of their own on the first startSandbox() when the shipped one does not fit this Node, and use it next time', () => {
