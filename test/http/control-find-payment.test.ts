@@ -25,10 +25,13 @@ describe('a control call on a payment', () => {
   it('moves the payment of whichever account holds it, and only that one', async () => {
     const ids = []
     for (const key of KEYS) ids.push(await pay(key))
-    await sb.api.post(`/_sandbox/payments/${ids[1]}/complete`).expect(200)
-    await sb.api.post(`/_sandbox/payments/${ids[0]}/fail`).send({}).expect(200)
-    const statuses = await Promise.all(KEYS.map(async (key, i) => (await sb.api.get(`/v1/payments/${ids[i]}`).set(sb.auth(key)).expect(200)).body.data.status))
-    expect(statuses).toEqual(['failed', 'completed', 'pending'])
+    const completed = (await sb.api.post(`/_sandbox/payments/${ids[1]}/complete`).expect(200)).body.data
+    const failed = (await sb.api.post(`/_sandbox/payments/${ids[0]}/fail`).send({}).expect(200)).body.data
+    const payments = await Promise.all(KEYS.map(async (key, i) => (await sb.api.get(`/v1/payments/${ids[i]}`).set(sb.auth(key)).expect(200)).body.data))
+    expect(payments.map((payment) => payment.status)).toEqual(['failed', 'completed', 'pending'])
+    // The answer is the payment as it now is, every key in the API's order (it is the text its last event carried).
+    expect(JSON.stringify(completed)).toBe(JSON.stringify(payments[1]))
+    expect(JSON.stringify(failed)).toBe(JSON.stringify(payments[0]))
   })
 
   it('answers resource_missing for a payment whose account was reset since', async () => {
