@@ -96,9 +96,9 @@ export function createPaymentService(deps: {
   /**
    * Status change plus its balance effects (`wallets`: copies with the new balances; `postings`: the
    * transaction that moved them), the event and the wallet notifications. One change set: the
-   * payment, its wallets and their postings change (and are journaled) together.
+   * payment, its wallets and their postings change (and are journaled) together. Answers the payment
+   * as its event carries it: a control call answers that, whose JSON is then written once for both.
    */
-  /** Moves the payment on; answers it as its event carries it (a control call answers that, whose JSON is written once for both). */
   function transition(account: AccountState, payment: PaymentRecord, to: PaymentStatus, fields: Partial<PaymentRecord>, wallets: WalletRecord[] = [], postings: Change[] = []): PresentedPayment {
     const id = account.account.id
     store.apply([
