@@ -9,6 +9,7 @@
 //   node bench/profile-loop.mjs                      # 2,000 lifecycles (1 client), µs per lifecycle
 //   node bench/profile-loop.mjs get 20000            # GET /v1/wallets/{id}/balance, µs per request
 //   node bench/profile-loop.mjs post 20000           # POST /v1/payments, µs per request
+//   PROFILE_CLIENTS=8 PROFILE_EACH=25 node bench/profile-loop.mjs   # bench:loop's 8 x 25 shape, fresh keys each 25
 //   PROFILE_KEEP=/tmp/p node bench/profile-loop.mjs  # keeps the .cpuprofile (for Chrome's DevTools)
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { tmpdir } from 'node:os'
@@ -61,24 +62,33 @@ const child = process.env.PROFILE_LIMIT
 await waitUntilAnswering(child, port, '/_sandbox/health', { intervalMs: 20 })
 const base = `http://127.0.0.1:${port}`
 
-/** The driver for the mode; resolves with the [start, end] of the measured part on the monotonic clock, in µs. */
+/** The driver for the mode; resolves with the [start, end] windows of the measured part on the monotonic clock, in µs. */
 async function drive() {
   if (MODE === 'loop') {
+    // PROFILE_CLIENTS=n: n clients on n fresh keys in parallel (bench:loop's 8 × 25 shape), each doing
+    // PROFILE_EACH lifecycles (default: COUNT / n), again on fresh keys until COUNT are done; only the
+    // lifecycles are in the measured windows, not the keys' accounts and endpoints made before them.
+    const clientCount = Number(process.env.PROFILE_CLIENTS ?? 1)
+    const each = Number(process.env.PROFILE_EACH ?? Math.ceil(COUNT / clientCount))
     const receiver = await startLoopReceiver()
-    const run = async (n, key) => {
-      const clients = [await prepareLoopClient(base, receiver, key, `sk_test_profile_${key}`)]
-      try {
-        await runLoop(clients, n)
-      } finally {
-        closeLoopClients(clients)
+    let keys = 0
+    const windows = []
+    const run = async (n, measured) => {
+      for (let done = 0; done < n; done += clientCount * each) {
+        const clients = await Promise.all(Array.from({ length: clientCount }, () => keys++).map((key) => prepareLoopClient(base, receiver, key, `sk_test_profile_${key}`)))
+        try {
+          const started = monotonicMicros()
+          await runLoop(clients, Math.min(each, Math.ceil((n - done) / clientCount)))
+          if (measured) windows.push([started, monotonicMicros()])
+        } finally {
+          closeLoopClients(clients)
+        }
       }
     }
-    await run(WARMUP, 0)
-    const started = monotonicMicros()
-    await run(COUNT, 1)
-    const ended = monotonicMicros()
+    await run(WARMUP, false)
+    await run(COUNT, true)
     await receiver.close()
-    return [started, ended]
+    return windows
   }
   const auth = { authorization: `Bearer ${KEY}` }
   const wallets = await fetchJson(port, '/v1/wallets?type=institutional&network=polygon&currency=USDC', { headers: auth })
@@ -91,13 +101,14 @@ async function drive() {
   const result = await autocannon({ ...request, connections: 10, amount: COUNT })
   const ended = monotonicMicros()
   if (result.non2xx + result.errors > 0) throw new Error(`${result.non2xx} non-2xx answers, ${result.errors} errors`)
-  return [started, ended]
+  return [[started, ended]]
 }
 
 /** V8's profile timestamps are CLOCK_MONOTONIC in µs, as is process.hrtime here. */
 const monotonicMicros = () => Number(process.hrtime.bigint() / 1000n)
 
-const [from, to] = await drive()
+const windows = await drive()
+const inWindows = (at) => windows.some(([from, to]) => at >= from && at <= to)
 await stop(child)
 const file = readdirSync(profileDir).find((name) => name.endsWith('.cpuprofile'))
 const profile = JSON.parse(readFileSync(join(profileDir, file), 'utf8'))
@@ -130,7 +141,7 @@ let at = profile.startTime
 let inWindow = 0
 for (let i = 0; i < profile.samples.length; i++) {
   at += profile.timeDeltas[i]
-  if (at < from || at > to) continue
+  if (!inWindows(at)) continue
   const delta = profile.timeDeltas[i + 1] ?? 0
   const part = classify(nodes.get(profile.samples[i]))
   if (part === null) continue

@@ -8,4 +8,26 @@
 const { loadSandboxBundle } = require('../dist/code-cache.cjs')
 
 const cli = loadSandboxBundle(require('node:path').join(__dirname, '..', 'dist'))
-cli.exports.main().then(() => cli.saveCache())
+cli.exports.main().then(() => {
+  cli.saveCache()
+  setTimeout(tierUpSooner, 250).unref()
+})
+
+/**
+ * Once the CLI serves (and has answered its first requests), V8 gets a quarter of its interrupt
+ * budget, so that it optimises the code of a suite's requests sooner. V8 optimises a function once
+ * it has run through that budget a few times (about 66 KB of its bytecode executed, more ticks for a
+ * large function): a function a payment's lifecycle calls once waited for hundreds to thousands of
+ * lifecycles, and a suite is over by then. A fresh CLI spent 2.4 ms of CPU on each of its first
+ * 300 lifecycles, 1.8 ms on the next 600, about 1 ms only after 2,000, a quarter of it V8's compiler
+ * threads (issue 33, docs/benchmarks.md "Issue 33, round 4: lifecycle").
+ *
+ * Only here, after the cache is written: V8 accepts a code cache only in a process with the flags it
+ * was made with, and setting any flag changes them. Set at start, the flag would throw away the
+ * shipped cache; set before saveCache(), the cache written would not fit the next start; set in
+ * main(), it would reach the cache scripts/bundle-cli.mjs makes after serving. Not in the library:
+ * it runs in its user's process, whose V8 is not ours to tune.
+ */
+function tierUpSooner() {
+  require('node:v8').setFlagsFromString('--interrupt-budget=16896')
+}

@@ -17,6 +17,7 @@ import type { FaultRules } from './fault-rules.js'
 import type { PricePins } from './price-pins.js'
 import type { AccountClocks } from './account-clocks.js'
 import { createAccountSnapshots } from './account-snapshots.js'
+import { RecentPayments } from './recent-payments.js'
 import type { EventLog } from '../events/event-log.js'
 import type { WebhookEngine } from '../events/webhooks.js'
 
@@ -44,6 +45,7 @@ export function createSandboxControl(deps: {
     bus.emit('account.reset', accountId)
   }
 
+  const recentPayments = new RecentPayments(bus)
   const accountKeys = (accountId: string) => ({ id: accountId, keys: new Set([...store.keys.values()].filter((key) => key.account_id === accountId).map((key) => key.key)) })
   const snapshots = createAccountSnapshots({
     ...deps,
@@ -128,6 +130,10 @@ export function createSandboxControl(deps: {
     },
 
     findPayment(id: string): { account: AccountState; payment: PaymentRecord } {
+      const recentAccountId = recentPayments.accountOf(id)
+      const recent = recentAccountId === undefined ? undefined : store.accounts.get(recentAccountId)
+      const recentPayment = recent?.payments.get(id)
+      if (recentPayment) return { account: recent!, payment: recentPayment }
       for (const account of store.accounts.values()) {
         const payment = account.payments.get(id)
         if (payment) return { account, payment }

@@ -96,9 +96,10 @@ export function createPaymentService(deps: {
   /**
    * Status change plus its balance effects (`wallets`: copies with the new balances; `postings`: the
    * transaction that moved them), the event and the wallet notifications. One change set: the
-   * payment, its wallets and their postings change (and are journaled) together.
+   * payment, its wallets and their postings change (and are journaled) together. Answers the payment
+   * as its event carries it: a control call answers that, whose JSON is then written once for both.
    */
-  function transition(account: AccountState, payment: PaymentRecord, to: PaymentStatus, fields: Partial<PaymentRecord>, wallets: WalletRecord[] = [], postings: Change[] = []) {
+  function transition(account: AccountState, payment: PaymentRecord, to: PaymentStatus, fields: Partial<PaymentRecord>, wallets: WalletRecord[] = [], postings: Change[] = []): PresentedPayment {
     const id = account.account.id
     store.apply([
       ...wallets.map((wallet) => put('wallet', id, wallet.id, wallet)),
@@ -107,8 +108,10 @@ export function createPaymentService(deps: {
     ])
     const type = to === 'processing' ? 'payment.processing' : to === 'completed' ? 'payment.succeeded' : 'payment.failed'
     notify(account, payment, balancesMovedBy(payment, to))
-    publisher.event(account, type, presentPayment(payment))
+    const presented = presentPayment(payment)
+    publisher.event(account, type, presented)
     deps.onTransition?.(account, payment)
+    return presented
   }
 
   /** `payment.updated` to both wallets of the payment; `balance.updated` only to those whose balance moved. */
@@ -206,15 +209,14 @@ export function createPaymentService(deps: {
     },
 
     /** pending → processing. */
-    process(account: AccountState, payment: PaymentRecord): PaymentRecord {
+    process(account: AccountState, payment: PaymentRecord): PresentedPayment {
       assertNotFinal(payment, 'be processed')
       if (payment.status !== 'pending') throw new ApiError('invalid_state_transition', `Payment ${payment.id} is already processing.`)
-      transition(account, payment, 'processing', {})
-      return payment
+      return transition(account, payment, 'processing', {})
     },
 
     /** (pending →) processing → completed: the amount leaves the source and, if internal, lands in the recipient. */
-    complete(account: AccountState, payment: PaymentRecord): PaymentRecord {
+    complete(account: AccountState, payment: PaymentRecord): PresentedPayment {
       assertNotFinal(payment, 'be completed')
       if (payment.status === 'pending') service.process(account, payment)
       const now = clock.nowIso(account.account.id)
@@ -223,19 +225,17 @@ export function createPaymentService(deps: {
       const destination = target && { ...target, updated_at: now }
       const postings: Change[] = []
       settle(account, source, payment.amount_units, destination, { cause: 'payment.completed', ref: payment.id, at: clock.now(account.account.id) }, postings)
-      transition(account, payment, 'completed', { tx_hash: generateTxHash(payment.network, account.rng), completed_at: now }, destination ? [source, destination] : [source], postings)
-      return payment
+      return transition(account, payment, 'completed', { tx_hash: generateTxHash(payment.network, account.rng), completed_at: now }, destination ? [source, destination] : [source], postings)
     },
 
     /** pending | processing → failed: the amount returns to the source's available balance. */
-    fail(account: AccountState, payment: PaymentRecord, code: FailureCode | string, message?: string): PaymentRecord {
+    fail(account: AccountState, payment: PaymentRecord, code: FailureCode | string, message?: string): PresentedPayment {
       assertNotFinal(payment, 'fail')
       const source = { ...account.wallets.get(payment.source)!, updated_at: clock.nowIso(account.account.id) }
       const postings: Change[] = []
       release(account, source, payment.amount_units, { cause: 'payment.failed', ref: payment.id, at: clock.now(account.account.id) }, postings)
       const failure_message = message ?? FAILURE_MESSAGES[code as FailureCode] ?? `The payment failed (${code}).`
-      transition(account, payment, 'failed', { failure_code: code, failure_message }, [source], postings)
-      return payment
+      return transition(account, payment, 'failed', { failure_code: code, failure_message }, [source], postings)
     },
   }
   return service

@@ -3,7 +3,8 @@ import { ApiError, echoId } from '../../errors.js'
 import { defineRoute } from '../../http/route.js'
 import { CountSchema } from '../../schemas/common.js'
 import { FAILURE_MESSAGES, DEFAULT_FAILURE_CODE, type FailureCode } from '../../model/failures.js'
-import { presentPayment, presentWallet } from '../../ledger/present.js'
+import { presentWallet } from '../../ledger/present.js'
+import type { PresentedPayment } from '../../payment-json.js'
 import { CreateOutcomeRuleSchema, OutcomeRuleSchema } from '../../schemas/outcome-rules.js'
 import { OutcomeRuleIdParams, PaymentIdParams, WalletIdParams } from '../../schemas/path-params.js'
 import { DepositSchema, FailPaymentSchema, MagicAddressSchema, ScreeningResultSchema, ScreeningSchema } from '../../schemas/control.js'
@@ -22,13 +23,15 @@ const auth = 'control' as const
 
 /**
  * A control call decides the payment's fate from here on (CONTRACT.md section 8, layer 1): its plan
- * is dropped, so automatic settlement, and a restart on the data file, leave it alone.
+ * is dropped, so automatic settlement, and a restart on the data file, leave it alone. The answer is
+ * the payment as its last event carries it (the plan is not part of it), so that its JSON, written
+ * for the event log and the webhooks, is not written again.
  */
-function takeOver(ctx: RequestContext, id: string, act: (account: AccountState, payment: PaymentRecord) => PaymentRecord) {
+function takeOver(ctx: RequestContext, id: string, act: (account: AccountState, payment: PaymentRecord) => PresentedPayment) {
   const { account, payment } = ctx.deps.control.findPayment(id)
-  act(account, payment)
+  const presented = act(account, payment)
   ctx.deps.control.dropPlan(account, payment)
-  return presentPayment(payment)
+  return presented
 }
 
 /** Control calls that move money and decide outcomes (CONTRACT.md sections 8 and 10). */

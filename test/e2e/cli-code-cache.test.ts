@@ -1,0 +1,51 @@
+import { spawn } from 'node:child_process'
+import { mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { BIN, buildIfNeeded, cleanEnv, ROOT } from '../helpers/cli-process.js'
+
+/**
+ * The CLI's code cache in the temp folder, made when the shipped one does not fit this Node. The
+ * bin changes one of V8's flags once the CLI serves (bin/wallet-sandbox.js, tierUpSooner), and V8
+ * accepts a cache only under the flags it was made with: the cache must be written before that, or
+ * every later start would reject it and compile the whole bundle again.
+ */
+
+beforeAll(buildIfNeeded, 180_000)
+
+const tmp = mkdtempSync(join(tmpdir(), 'cli-code-cache-'))
+afterAll(() => rmSync(tmp, { recursive: true, force: true }))
+
+/** A CLI start under other V8 flags than the build's (so the shipped cache is rejected), stopped once it has answered a request. */
+async function startAndStop(): Promise<void> {
+  // --max-old-space-size changes V8's flags, which a code cache must match.
+  const child = spawn(process.execPath, ['--max-old-space-size=500', BIN, '--ready-json', '--quiet', '--port', '0'], { cwd: ROOT, env: cleanEnv({ TMPDIR: tmp }), stdio: ['ignore', 'pipe', 'inherit'] })
+  const exited = new Promise((resolve) => child.on('exit', resolve))
+  let out = ''
+  const ready = await new Promise<{ url: string }>((resolve, reject) => {
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk
+      if (out.includes('\n')) resolve(JSON.parse(out.split('\n')[0]!) as { url: string })
+    })
+    child.on('exit', (code) => reject(new Error(`the CLI exited with ${code} before its ready line`)))
+  })
+  const health = await fetch(new URL('/_sandbox/health', ready.url))
+  expect(health.status).toBe(200)
+  child.kill('SIGTERM')
+  await exited
+}
+
+const caches = () => readdirSync(tmp).flatMap((dir) => readdirSync(join(tmp, dir)).map((file) => join(tmp, dir, file)))
+
+describe('the CLI code cache in the temp folder', () => {
+  it('is written by the first start and accepted by the next (written once: a rejected one would be written anew)', async () => {
+    await startAndStop()
+    const [made, ...others] = caches()
+    expect([made, others]).toEqual([expect.stringMatching(/cli\.bundle\.cjs\.[0-9a-f]+-[0-9a-f]{8}\.v8cache$/), []])
+    const { ino, mtimeMs } = statSync(made!)
+    await startAndStop()
+    expect(caches()).toEqual([made])
+    expect(statSync(made!)).toMatchObject({ ino, mtimeMs })
+  }, 60_000)
+})
