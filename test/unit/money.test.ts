@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { ASSETS, NETWORKS } from '../../src/model/networks.js'
 import { AMOUNT_PATTERN, formatAmount, fractionDigits, toBaseUnits } from '../../src/money.js'
@@ -22,6 +23,18 @@ describe('toBaseUnits', () => {
     ['0', 6, 0n],
   ])('reads %s with %i decimals as %s base units', (amount, decimals, units) => {
     expect(toBaseUnits(amount, decimals)).toBe(units)
+  })
+
+  it('reads every well-formed amount as the digits parsed whole, on both sides of the 15 digits read as a double', () => {
+    const amount = fc.tuple(fc.stringMatching(/^(0|[1-9][0-9]{0,17})$/), fc.option(fc.stringMatching(/^[0-9]{1,18}$/), { nil: undefined }))
+    fc.assert(
+      fc.property(amount, fc.constantFrom(...PRECISIONS), ([whole, fraction], decimals) => {
+        fc.pre((fraction?.length ?? 0) <= decimals)
+        const text = fraction === undefined ? whole : `${whole}.${fraction}`
+        expect(toBaseUnits(text, decimals)).toBe(BigInt(whole + (fraction ?? '').padEnd(decimals, '0')))
+      }),
+      { numRuns: 2000 },
+    )
   })
 
   it.each([
