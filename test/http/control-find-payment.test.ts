@@ -23,7 +23,7 @@ async function pay(key: string): Promise<string> {
 
 describe('a control call on a payment', () => {
   it('moves the payment of whichever account holds it, and only that one', async () => {
-    const ids = []
+    const ids: string[] = []
     for (const key of KEYS) ids.push(await pay(key))
     const completed = (await sb.api.post(`/_sandbox/payments/${ids[1]}/complete`).expect(200)).body.data
     const failed = (await sb.api.post(`/_sandbox/payments/${ids[0]}/fail`).send({}).expect(200)).body.data
