@@ -235,7 +235,8 @@ await build({
   logLevel: 'warning',
   // src/ finds package.json and fixtures/ relative to its own file; in the bundle that is dist/.
   // A path of plain characters is its file URL after `file://` (pathToFileURL's first call runs cold).
-  define: { 'import.meta.url': '__bundleUrl' },
+  // import.meta.dirname is the bundle's folder, as node gives an ES module its own.
+  define: { 'import.meta.url': '__bundleUrl', 'import.meta.dirname': '__dirname' },
   banner: { js: "const __bundleUrl = /^[\\w/.-]+$/.test(__filename) ? `file://${__filename}` : require('node:url').pathToFileURL(__filename).href;" },
 })
 
