@@ -34,7 +34,9 @@ export interface LoadedBundle {
  * under the file's identity and times (see `checksumOf`), so that only a start that meets the file
  * for the first time computes it. V8 itself rejects a
  * cache made by another V8 version or with other flags, and the bundle is then compiled as usual.
- * `cacheDirs` are tried in order; the first is where a new cache is written.
+ * `cacheDirs` are tried in order; the first is where a new cache is written (and the checksum
+ * remembered). `options.settledMs` replaces SETTLED_MS: 0 in tests, Infinity in the build, whose
+ * folder ships.
  *
  * A cache is code that runs: one is read only from a folder that this user or root owns and nobody
  * else may write to, so that another user of a shared temp folder cannot plant one.
