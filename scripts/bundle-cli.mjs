@@ -235,7 +235,8 @@ await build({
   logLevel: 'warning',
   // src/ finds package.json and fixtures/ relative to its own file; in the bundle that is dist/.
   // A path of plain characters is its file URL after `file://` (pathToFileURL's first call runs cold).
-  define: { 'import.meta.url': '__bundleUrl' },
+  // import.meta.dirname is the bundle's folder, as node gives an ES module its own.
+  define: { 'import.meta.url': '__bundleUrl', 'import.meta.dirname': '__dirname' },
   banner: { js: "const __bundleUrl = /^[\\w/.-]+$/.test(__filename) ? `file://${__filename}` : require('node:url').pathToFileURL(__filename).href;" },
 })
 
@@ -290,7 +291,7 @@ export const { ${Object.keys(library).sort().join(', ')} } = library
 for (const file of readdirSync(dist)) if (file.endsWith('.v8cache')) rmSync(`${dist}${file}`)
 const makeCache = `
 import { loadBundle } from ${JSON.stringify(pathToFileURL(`${dist}code-cache.js`).href)}
-const bundle = loadBundle(${JSON.stringify(bundleFile)}, [${JSON.stringify(dist)}])
+const bundle = loadBundle(${JSON.stringify(bundleFile)}, [${JSON.stringify(dist)}], { settledMs: Infinity }) // no checksum remembered in dist/: it would ship
 await bundle.exports.main(['node', 'wallet-sandbox', '--host', '127.0.0.1', '--port', '0', '--quiet'])
 const sandbox = await bundle.exports.startSandbox({ host: '127.0.0.1', port: 0 })
 const send = async (path, init = {}) => {

@@ -1,8 +1,7 @@
 import { isAscii } from 'node:buffer'
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } from 'node:fs'
+import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync, type BigIntStats } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
 import { Script } from 'node:vm'
-import { crc32 } from 'node:zlib'
 
 /**
  * What Node puts around a CommonJS module. scripts/bundle-cli.mjs writes the bundle with it already
@@ -31,19 +30,29 @@ export interface LoadedBundle {
  *
  * Caches are named after the bundle's length and CRC-32, because V8 checks only the length of the
  * source against a cache: a cache is not read for another text (a change that kept both the length
- * and the checksum is one in four billion). V8 itself rejects a
+ * and the checksum is one in four billion). The checksum is remembered in the first cache folder
+ * under the file's identity and times (see `checksumOf`), so that only a start that meets the file
+ * for the first time computes it. V8 itself rejects a
  * cache made by another V8 version or with other flags, and the bundle is then compiled as usual.
- * `cacheDirs` are tried in order; the first is where a new cache is written.
+ * `cacheDirs` are tried in order; the first is where a new cache is written (and the checksum
+ * remembered). `options.settledMs` replaces SETTLED_MS: 0 in tests, Infinity in the build, whose
+ * folder ships.
  *
  * A cache is code that runs: one is read only from a folder that this user or root owns and nobody
  * else may write to, so that another user of a shared temp folder cannot plant one.
  */
-export function loadBundle(bundleFile: string, cacheDirs: string[]): LoadedBundle {
-  const bytes = readFileSync(bundleFile)
-  // The bytes' length and CRC-32 tell one bundle's text from another's: zlib's CRC-32 rather than a
-  // SHA from node:crypto, which was the costliest module a start loaded (about 4 % of a cold start,
-  // issue 33). What a cache may hold is guarded by the folders' ownership (isTrusted), not by this name.
-  const cacheName = `${basename(bundleFile)}.${bytes.length.toString(16)}-${crc32(bytes).toString(16).padStart(8, '0')}.v8cache`
+export function loadBundle(bundleFile: string, cacheDirs: string[], options: { settledMs?: number } = {}): LoadedBundle {
+  const fd = openSync(bundleFile, 'r')
+  let bytes: Buffer
+  let identity: BigIntStats
+  try {
+    bytes = readFileSync(fd)
+    // After reading: an edit made while the bytes were read shows in the file's ctime.
+    identity = fstatSync(fd, { bigint: true })
+  } finally {
+    closeSync(fd)
+  }
+  const cacheName = `${basename(bundleFile)}.${bytes.length.toString(16)}-${checksumOf(bundleFile, bytes, identity, cacheDirs[0], options.settledMs ?? SETTLED_MS)}.v8cache`
   // Checksumming the bytes and decoding ASCII as latin1 (the same characters) is about 10 ms faster than
   // reading the file as UTF-8 and checksumming the string; esbuild escapes every other character.
   const text = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8')
@@ -72,15 +81,59 @@ export function loadBundle(bundleFile: string, cacheDirs: string[]): LoadedBundl
       try {
         mkdirSync(dir, { recursive: true, mode: 0o700 })
         if (!isTrusted(dir)) return
-        // Write then rename: parallel starts (a CI matrix) never read a half-written cache.
-        const partial = join(dir, `${cacheName}.${process.pid}.partial`)
-        writeFileSync(partial, script.createCachedData())
-        renameSync(partial, join(dir, cacheName))
+        writeAtomically(join(dir, cacheName), script.createCachedData())
       } catch {
         // A read-only package folder or temp dir only costs the next start its compile time.
       }
     },
   }
+}
+
+/**
+ * How old (ms) a file's last change must be before its checksum is remembered: a change within the
+ * same tick of the file system's clock as the one the checksum was taken after would leave the
+ * file's times as they were (git's "racily clean" entries), so a file changed this recently is
+ * checksummed on every start.
+ */
+const SETTLED_MS = 2_000
+
+/**
+ * The bytes' CRC-32 (zlib's, rather than a SHA from node:crypto, which was the costliest module a
+ * start loaded), as 8 hex digits. Loading node:zlib and checksumming 1.35 MB was about 2 ms of a
+ * start's CPU (issue 33), for a file that changes only when the package does; so, as git's index
+ * trusts a file's stat data, the checksum is remembered in `memoDir` under the file's device and
+ * inode, with its size, mtime and ctime (which no one can set back: an edit always moves it), and
+ * computed again only when one of them changed. What a cache may hold is guarded by the folders'
+ * ownership (isTrusted), not by this name.
+ */
+function checksumOf(file: string, bytes: Buffer, identity: BigIntStats, memoDir: string | undefined, settledMs: number): string {
+  const memo = memoDir === undefined ? undefined : join(memoDir, `${basename(file)}.${identity.dev}-${identity.ino}.checksum`)
+  const stamp = `${identity.size} ${identity.mtimeNs} ${identity.ctimeNs}`
+  if (memo !== undefined && isTrusted(memoDir!)) {
+    try {
+      const [memoStamp, checksum] = readFileSync(memo, 'latin1').split('\n')
+      if (memoStamp === stamp && checksum !== undefined && /^[0-9a-f]{8}$/.test(checksum)) return checksum
+    } catch {
+      // None yet.
+    }
+  }
+  const checksum = process.getBuiltinModule('node:zlib').crc32(bytes).toString(16).padStart(8, '0')
+  if (memo !== undefined && Date.now() - Number(identity.ctimeMs) >= settledMs) {
+    try {
+      mkdirSync(memoDir!, { recursive: true, mode: 0o700 })
+      if (isTrusted(memoDir!)) writeAtomically(memo, `${stamp}\n${checksum}`)
+    } catch {
+      // A folder that cannot be written: the next start checksums again.
+    }
+  }
+  return checksum
+}
+
+/** Write then rename: parallel starts (a CI matrix) never read a half-written file. */
+function writeAtomically(file: string, data: string | NodeJS.ArrayBufferView): void {
+  const partial = `${file}.${process.pid}.partial`
+  writeFileSync(partial, data)
+  renameSync(partial, file)
 }
 
 /**

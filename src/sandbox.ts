@@ -1,4 +1,4 @@
-import { fileURLToPath } from 'node:url'
+import { join } from 'node:path'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { Express, RequestHandler } from 'express'
@@ -97,7 +97,7 @@ export interface SandboxOptions {
  * bundle (dist/cli.bundle.cjs) alike it is dist/store/postings-worker.js; from the TypeScript sources
  * (tests) there is none, and the store reads the postings on the main thread.
  */
-const POSTINGS_WORKER = fileURLToPath(new URL('store/postings-worker.js', import.meta.url))
+const POSTINGS_WORKER = join(import.meta.dirname, 'store', 'postings-worker.js')
 
 /** A gap between requests at least this long (ms) is a pause, in which background work runs freely. */
 const REQUESTS_PAUSE_MS = 2

@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -58,6 +58,39 @@ describe('loadBundle (V8 code cache for the CLI bundle)', () => {
     const changed = loadBundle(bundleFile(SOURCE.replace('a + b', 'a - b')), [caches])
     expect(changed.cache).toBe('none')
     expect((changed.exports.add as (a: number, b: number) => number)(4, 5)).toBe(-1)
+  })
+
+  const memoFiles = () => readdirSync(caches).filter((file) => file.endsWith('.checksum'))
+
+  it('remembers the checksum of a file not changed lately, and reads it on the next load', () => {
+    const file = bundleFile()
+    loadBundle(file, [caches], { settledMs: 0 }).saveCache()
+    expect(memoFiles()).toHaveLength(1)
+    const [memo] = memoFiles()
+    const [stamp, checksum] = readFileSync(join(caches, memo!), 'latin1').split('\n')
+    expect(checksum).toMatch(/^[0-9a-f]{8}$/)
+    expect(cacheFiles()[0]).toContain(`-${checksum}.v8cache`)
+    expect(loadBundle(file, [caches]).cache).toBe('accepted')
+    // Read, not computed again: a remembered checksum of another text names no cache.
+    writeFileSync(join(caches, memo!), `${stamp}\n00000000`)
+    expect(loadBundle(file, [caches]).cache).toBe('none')
+  })
+
+  it('checksums a file edited in place again, and never remembers one changed within the last moments', () => {
+    const file = bundleFile()
+    loadBundle(file, [caches], { settledMs: 0 }).saveCache()
+    // The same length, the same inode; the edit moves the file's times (here set apart explicitly,
+    // as an edit in another tick of the file system's clock would).
+    writeFileSync(file, SOURCE.replace('a + b', 'a - b'))
+    utimesSync(file, new Date(0), new Date(0))
+    const changed = loadBundle(file, [caches])
+    expect(changed.cache).toBe('none')
+    expect((changed.exports.add as (a: number, b: number) => number)(4, 5)).toBe(-1)
+
+    rmSync(caches, { recursive: true })
+    loadBundle(bundleFile(), [caches]).saveCache()
+    expect(cacheFiles()).toHaveLength(1)
+    expect(memoFiles()).toHaveLength(0)
   })
 
   it('compiles as usual when V8 rejects a cache, and replaces it', () => {
