@@ -87,8 +87,8 @@ function describeOutput(child) {
 }
 
 /** Spawns `node ...nodeArgs script ...args` with its stderr kept for error messages. */
-export function spawnNode(script, args, nodeArgs = []) {
-  const child = spawn(process.execPath, [...nodeArgs, script, ...args], { cwd: ROOT, stdio: ['ignore', 'ignore', 'pipe'] })
+export function spawnNode(script, args, nodeArgs = [], env = process.env) {
+  const child = spawn(process.execPath, [...nodeArgs, script, ...args], { cwd: ROOT, env, stdio: ['ignore', 'ignore', 'pipe'] })
   child.output = []
   child.stderr.setEncoding('utf8')
   child.stderr.on('data', (chunk) => child.output.length < 50 && child.output.push(chunk))
