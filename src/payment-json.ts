@@ -57,7 +57,7 @@ export class PresentedPayment {
 }
 
 /** A character JSON.stringify writes other than as it is: a quote, a backslash, a control character, a surrogate. */
-const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/
+export const ESCAPED = /["\\\u0000-\u001f\ud800-\udfff]/
 
 /** `JSON.stringify(text)`: most texts need no escape, and are quoted as they are. */
 export function jsonString(text: string): string {
