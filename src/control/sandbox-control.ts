@@ -45,7 +45,7 @@ export function createSandboxControl(deps: {
     bus.emit('account.reset', accountId)
   }
 
-  const recentPayments = new RecentPayments(bus)
+  const recentPayments = new RecentPayments(bus, () => store.accounts.size)
   const accountKeys = (accountId: string) => ({ id: accountId, keys: new Set([...store.keys.values()].filter((key) => key.account_id === accountId).map((key) => key.key)) })
   const snapshots = createAccountSnapshots({
     ...deps,

@@ -1,6 +1,6 @@
 import type { Bus } from './bus.js'
 import { EventRing } from './event-ring.js'
-import { eventJson } from './order-json.js'
+import { eventJsonParts } from './order-json.js'
 import { createLongPolls } from '../long-polls.js'
 import type { SandboxEvent } from '../model/events.js'
 
@@ -65,8 +65,9 @@ export function createEventLog(deps: { bus: Bus; limitPerAccount: number }) {
     // order that fills on every tick would copy them all again, a tick of a thousand fills writing
     // megabytes. Every other event is kept as its text.
     if (object?.object === 'order') ring.pushObject(++seq, event, objectId)
-    // The text the webhooks wrote for the same event a moment ago, when they did (eventJson keeps the last).
-    else ring.push(++seq, event, eventJson(event), objectId)
+    // The text the webhooks wrote for the same event a moment ago, when they did (eventJson keeps the
+    // last); otherwise its pieces, written straight into the ring's bytes.
+    else ring.push(++seq, event, eventJsonParts(event), objectId)
     return objectId
   }
 

@@ -49,13 +49,19 @@ export class EventRing {
 
   constructor(private readonly limit: number) {}
 
-  /** Keeps `event` as `text`, its JSON. */
-  push(seq: number, event: SandboxEvent, text: string, objectId: string | undefined): void {
+  /** Keeps `event` as `text`, its JSON, given whole or as pieces to be written one after the other. */
+  push(seq: number, event: SandboxEvent, text: string | readonly string[], objectId: string | undefined): void {
     const slot = this.nextSlot(seq, event, objectId)
+    const pieces = typeof text === 'string' ? undefined : text
     // Room for the most the text can take (3 bytes a UTF-16 unit), and the write tells what it took:
     // one pass over the text, where Buffer.byteLength and then the write were two.
-    const segment = this.segmentFor(text.length * 3)
-    const length = segment.bytes.write(text, segment.used)
+    const segment = this.segmentFor(pieces === undefined ? (text as string).length * 3 : lengthOf(pieces) * 3)
+    let length: number
+    if (pieces === undefined) length = segment.bytes.write(text as string, segment.used)
+    else {
+      length = 0
+      for (const piece of pieces) length += segment.bytes.write(piece, segment.used + length)
+    }
     this.segmentSerials[slot] = this.firstSerial + this.segments.length - 1
     this.offsets[slot] = segment.used
     this.lengths[slot] = length
@@ -174,4 +180,10 @@ export class EventRing {
     this.lengths = lengths
     this.head = 0
   }
+}
+
+function lengthOf(pieces: readonly string[]): number {
+  let length = 0
+  for (const piece of pieces) length += piece.length
+  return length
 }

@@ -1,5 +1,6 @@
 import type { SandboxEvent } from '../model/events.js'
-import { jsonString, paymentJson, PresentedPayment } from '../payment-json.js'
+import { ESCAPED, jsonString, paymentJson, PresentedPayment } from '../payment-json.js'
+import { PublishedEvent } from './publisher.js'
 
 /**
  * The JSON of what carries an order (a webhook's event body, an `orders` channel frame), the same
@@ -105,10 +106,44 @@ export function eventJson(event: SandboxEvent): string {
   if (event === lastEvent) return lastEventText
   const { data } = event
   const object = objectJson(event.type, data.object)
-  const text = object === undefined ? JSON.stringify(event) : spliceJson(event as unknown as Record<string, unknown>, 'data', spliceJson(data, 'object', object))
+  const head = object === undefined ? undefined : publishedEventHead(event)
+  const text = object === undefined
+    ? JSON.stringify(event)
+    : head !== undefined ? head + object + EVENT_TAIL : spliceJson(event as unknown as Record<string, unknown>, 'data', spliceJson(data, 'object', object))
   lastEvent = event
   lastEventText = text
   return text
+}
+
+/**
+ * `JSON.stringify(event)` as three texts to be written one after the other, without making the
+ * event's whole text when nobody has (the event log writes them into its bytes: an event's text
+ * made whole was made to be copied once and dropped, and writing it copied it twice, into one piece
+ * and then into the bytes). The text made whole when it was (the webhooks wanted it).
+ */
+export function eventJsonParts(event: SandboxEvent): readonly [string, string, string] | string {
+  if (event === lastEvent) return lastEventText
+  const head = publishedEventHead(event)
+  const object = head === undefined ? undefined : objectJson(event.type, event.data.object)
+  return object === undefined ? eventJson(event) : [head!, object, EVENT_TAIL]
+}
+
+const EVENT_TAIL = '}}'
+
+/**
+ * An event's JSON up to its object's (`{"id":…,"data":{"object":`), for an event the publisher made:
+ * its fields are known, in their order, and its `data` holds the object alone.
+ */
+function publishedEventHead(event: SandboxEvent): string | undefined {
+  if (!(event instanceof PublishedEvent)) return undefined
+  const { id, type, created_at: createdAt, account_id: accountId } = event
+  // Texts that need no escaping (nearly always) between their quotes in the template: quoting each
+  // on its own (jsonString) made two texts more for each.
+  if (!ESCAPED.test(id) && !ESCAPED.test(type) && !ESCAPED.test(createdAt) && !ESCAPED.test(accountId)) {
+    return `{"id":"${id}","object":"event","type":"${type}","created_at":"${createdAt}","api_version":"v1","account_id":"${accountId}","data":{"object":`
+  }
+  return `{"id":${jsonString(id)},"object":"event","type":${jsonString(type)},"created_at":${jsonString(createdAt)},` +
+    `"api_version":"v1","account_id":${jsonString(accountId)},"data":{"object":`
 }
 
 /**

@@ -15,18 +15,36 @@ export interface Publisher {
   order(account: AccountState, type: OrderEventType, order: { pair: string }, sequence: number): void
 }
 
+/**
+ * An event as the publisher makes it: its fields declared in the wire's order, so that its JSON can
+ * be written by code made for that shape (order-json.ts, `publishedEventHead`) rather than key by
+ * key. Never changed once published, like the objects it carries.
+ */
+export class PublishedEvent implements SandboxEvent {
+  // Without initialisers, set in this order: an object gets its fields in the order first set.
+  readonly id: string
+  readonly object: 'event'
+  readonly type: EventType
+  readonly created_at: string
+  readonly api_version: 'v1'
+  readonly account_id: string
+  readonly data: { readonly object: unknown }
+
+  constructor(id: string, type: EventType, createdAt: string, accountId: string, resource: unknown) {
+    this.id = id
+    this.object = 'event'
+    this.type = type
+    this.created_at = createdAt
+    this.api_version = 'v1'
+    this.account_id = accountId
+    this.data = { object: resource }
+  }
+}
+
 export function createPublisher(bus: Bus, clock: Clock): Publisher {
   return {
     event(account, type, resource) {
-      const event: SandboxEvent = {
-        id: newId('evt', account.rng),
-        object: 'event',
-        type,
-        created_at: clock.nowIso(account.account.id),
-        api_version: 'v1',
-        account_id: account.account.id,
-        data: { object: resource },
-      }
+      const event = new PublishedEvent(newId('evt', account.rng), type, clock.nowIso(account.account.id), account.account.id, resource)
       bus.emit('event', event)
       return event
     },

@@ -10,7 +10,10 @@ function eventOf(n: number, size = 100): SandboxEvent {
 function fill(ring: EventRing, from: number, to: number, size?: number): void {
   for (let n = from; n <= to; n++) {
     const event = eventOf(n, size)
-    ring.push(n, event, JSON.stringify(event), `pay_${n}`)
+    const text = JSON.stringify(event)
+    // Every third as the pieces the event log writes (a published event's head, its object, the tail), cut anywhere.
+    if (n % 3 === 1) ring.push(n, event, [text.slice(0, n % 50), text.slice(n % 50, text.length - 2), text.slice(text.length - 2)], `pay_${n}`)
+    else ring.push(n, event, text, `pay_${n}`)
   }
 }
 

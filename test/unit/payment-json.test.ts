@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { eventJson } from '../../src/events/order-json.js'
+import { eventJson, eventJsonParts } from '../../src/events/order-json.js'
+import { PublishedEvent } from '../../src/events/publisher.js'
 import { renderResource } from '../../src/http/respond.js'
 import { presentPayment } from '../../src/ledger/present.js'
 import type { SandboxEvent } from '../../src/model/events.js'
@@ -55,6 +56,26 @@ describe('the JSON of a presented payment', () => {
         expect(renderResource(201, presented, requestId, bare ? 'bare' : 'wrapped').text).toBe(JSON.stringify(answer))
       }),
     )
+  })
+
+  it('is JSON.stringify’s inside an event the publisher made, whole or in the pieces the event log writes', () => {
+    fc.assert(
+      fc.property(record, text, text, text, fc.boolean(), (payment, id, createdAt, accountId, wholeFirst) => {
+        const published = new PublishedEvent(id, 'payment.created', createdAt, accountId, presentPayment(payment))
+        const expected = JSON.stringify(published)
+        const joined = () => {
+          const parts = eventJsonParts(published)
+          return typeof parts === 'string' ? parts : parts.join('')
+        }
+        // Either first: the pieces before anyone wrote the text whole, or the whole text kept.
+        if (wholeFirst) expect(eventJson(published)).toBe(expected)
+        expect(joined()).toBe(expected)
+        expect(eventJson(published)).toBe(expected)
+        expect(joined()).toBe(expected)
+      }),
+    )
+    // Its keys are those of any event, in the same order.
+    expect(Object.keys(new PublishedEvent('evt_1', 'payment.created', 'now', 'acct_1', {}))).toEqual(Object.keys(event({})))
   })
 
   it('has the fields of the API’s payment in its order', () => {

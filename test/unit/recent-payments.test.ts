@@ -28,4 +28,14 @@ describe('RecentPayments (which account a control call’s payment is in)', () =
     bus.emit('event', event('payment.created', 'pay_8192', 'acct_2'))
     expect([recent.accountOf('pay_0'), recent.accountOf('pay_4095'), recent.accountOf('pay_4096'), recent.accountOf('pay_8192')]).toEqual([undefined, undefined, 'acct_1', 'acct_2'])
   })
+
+  it('notes nothing while the sandbox has one account (a walk of one account is one look-up), and again once it has more', () => {
+    const bus = createBus()
+    let accounts = 1
+    const recent = new RecentPayments(bus, () => accounts)
+    bus.emit('event', event('payment.created', 'pay_a', 'acct_1'))
+    accounts = 2
+    bus.emit('event', event('payment.created', 'pay_b', 'acct_2'))
+    expect([recent.accountOf('pay_a'), recent.accountOf('pay_b')]).toEqual([undefined, 'acct_2'])
+  })
 })
