@@ -59,21 +59,34 @@ export function send(res: ServerResponse, rendered: Rendered | Encoded, extraHea
   const more = 'headers' in rendered ? rendered.headers : undefined
   const locals = (res as DeferredHeaders).locals
   const deferred = locals?.headers
+  const length = Buffer.byteLength(body)
   if (deferred === undefined) {
     res.statusCode = rendered.status
     res.setHeader('Content-Type', JSON_TYPE)
-    res.setHeader('Content-Length', Buffer.byteLength(body))
+    res.setHeader('Content-Length', length)
     for (const headers of [more, extraHeaders]) {
       if (headers) for (const name in headers) res.setHeader(name, headers[name]!)
     }
-    res.end(body)
+    res.end(body, encodingOf(body, length))
     return
   }
   // The fast path's headers, all at once (answer-headers.ts), in the order setHeader would give them.
   locals!.headers = undefined
-  deferred.push('Content-Type', JSON_TYPE, 'Content-Length', String(Buffer.byteLength(body)))
+  deferred.push('Content-Type', JSON_TYPE, 'Content-Length', String(length))
   if (more) for (const name in more) setIn(deferred, name, more[name]!)
   if (extraHeaders) for (const name in extraHeaders) setIn(deferred, name, extraHeaders[name]!)
   res.writeHead(rendered.status, deferred)
-  res.end(body)
+  res.end(body, encodingOf(body, length))
+}
+
+/**
+ * How to write an answer's text: as latin1 when it is all ASCII (the same bytes), else as UTF-8.
+ * Its UTF-8 length equals its length in characters only then (any other character takes two bytes
+ * or more, a surrogate pair four for two), and `Content-Length` has measured that already. Node
+ * writes the head and a text answer as one string (the head joined in front); a latin1 string goes
+ * to the socket copied a byte a character straight from its pieces, where UTF-8 first flattens the
+ * joined string and then encodes it into a buffer three bytes a character long (issue 33).
+ */
+function encodingOf(body: string | Buffer, length: number): BufferEncoding {
+  return typeof body === 'string' && length === body.length ? 'latin1' : 'utf8'
 }
