@@ -166,6 +166,8 @@ class Locals {
   accountId: string | undefined = undefined
   requestBody: Buffer | undefined = undefined
   responseBody: string | Buffer | undefined = undefined
+  /** The answer's length in bytes, as `send` wrote it (respond.ts). */
+  responseBytes: number | undefined = undefined
   fault: string | undefined = undefined
   /** The first request's id, on an idempotent replay. */
   replayOf: string | undefined = undefined

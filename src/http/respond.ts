@@ -53,13 +53,20 @@ export function renderError(error: unknown, requestId: string, log: (error: unkn
   return { status: 500, text: JSON.stringify({ error: internal.toBody(), request_id: requestId }) }
 }
 
+/** A response's locals as `send` sees them: the deferred headers, and where it notes the answer's length in bytes. */
+interface AnswerLocals {
+  locals?: NonNullable<DeferredHeaders['locals']> & { responseBytes?: number }
+}
+
 export function send(res: ServerResponse, rendered: Rendered | Encoded, extraHeaders?: Record<string, string>): void {
   if (res.headersSent) return
   const body = 'bytes' in rendered ? rendered.bytes : rendered.text
   const more = 'headers' in rendered ? rendered.headers : undefined
-  const locals = (res as DeferredHeaders).locals
+  const locals = (res as AnswerLocals).locals
   const deferred = locals?.headers
   const length = Buffer.byteLength(body)
+  // For the request journal: an answer whose bytes are as many as its characters is ASCII, kept as latin1.
+  if (locals) locals.responseBytes = length
   if (deferred === undefined) {
     res.statusCode = rendered.status
     res.setHeader('Content-Type', JSON_TYPE)
