@@ -74,7 +74,7 @@ export function send(res: ServerResponse, rendered: Rendered | Encoded, extraHea
     for (const headers of [more, extraHeaders]) {
       if (headers) for (const name in headers) res.setHeader(name, headers[name]!)
     }
-    res.end(body, encodingOf(body, length))
+    res.end(body)
     return
   }
   // The fast path's headers, all at once (answer-headers.ts), in the order setHeader would give them.
@@ -83,17 +83,6 @@ export function send(res: ServerResponse, rendered: Rendered | Encoded, extraHea
   if (more) for (const name in more) setIn(deferred, name, more[name]!)
   if (extraHeaders) for (const name in extraHeaders) setIn(deferred, name, extraHeaders[name]!)
   res.writeHead(rendered.status, deferred)
-  res.end(body, encodingOf(body, length))
+  res.end(body)
 }
 
-/**
- * How to write an answer's text: as latin1 when it is all ASCII (the same bytes), else as UTF-8.
- * Its UTF-8 length equals its length in characters only then (any other character takes two bytes
- * or more, a surrogate pair four for two), and `Content-Length` has measured that already. Node
- * writes the head and a text answer as one string (the head joined in front); a latin1 string goes
- * to the socket copied a byte a character straight from its pieces, where UTF-8 first flattens the
- * joined string and then encodes it into a buffer three bytes a character long (issue 33).
- */
-function encodingOf(body: string | Buffer, length: number): BufferEncoding {
-  return typeof body === 'string' && length === body.length ? 'latin1' : 'utf8'
-}
