@@ -56,22 +56,12 @@ export class ByteSegments {
     return written
   }
 
-  /**
-   * Writes `parts` joined by NUL, every character of them latin1, one byte each; answers the bytes
-   * written. A loop over their characters: joining them first made a string only to copy it again.
-   */
-  latin1Joined(parts: readonly string[]): number {
+  /** Writes `value`, all of whose characters are latin1, one byte each; answers the bytes written. */
+  latin1(value: string): number {
     const segment = this.segments[this.segments.length - 1]!
-    const { bytes } = segment
-    const start = segment.used
-    let at = start
-    for (let i = 0; i < parts.length; i++) {
-      if (i > 0) bytes[at++] = 0
-      const part = parts[i]!
-      for (let j = 0; j < part.length; j++) bytes[at++] = part.charCodeAt(j)
-    }
-    segment.used = at
-    return at - start
+    const written = segment.bytes.write(value, segment.used, 'latin1')
+    segment.used += written
+    return written
   }
 
   /** Copies `value`'s first `max` bytes of UTF-8, less the start of a character that did not fit; answers the bytes written. */

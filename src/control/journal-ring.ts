@@ -17,10 +17,8 @@ import { headersOf, KEPT_ELLIPSIS, type CapturedRequest } from './request-captur
 /**
  * The texts of an entry, one after the other in its segment: first its head, its id, path, query,
  * idempotency key and headers joined by NUL (which none of them can hold), as latin1
- * (request-capture.ts says why), then the two bodies as UTF-8 (an all-ASCII answer as latin1: the
- * same bytes). The head is copied a character at a time from its parts (byte-segments.ts), the
- * bodies with a write each: a write leaves the JavaScript heap, and one for each header cost more
- * than the rest of the journal.
+ * (request-capture.ts says why), then the two bodies as UTF-8. Three writes a request: each write
+ * leaves the JavaScript heap, and one for each header cost more than the rest of the journal.
  */
 const HEAD = 0
 const REQUEST_BODY = 1
@@ -81,14 +79,11 @@ export class JournalRing {
     const at = slot * TEXTS
     const { segments } = this
     const { requestBody, responseBody } = request
-    const { head } = request
-    // The head's parts joined by NUL, as written (byte-segments.ts).
-    let headLength = head.length - 1
-    for (let i = 0; i < head.length; i++) headLength += head[i]!.length
+    const head = request.head.join('\0')
     // Room for all of it: a character of the answer takes at most 3 bytes of UTF-8; the exact counts come from the writes.
     const responseRoom = Math.min(typeof responseBody === 'string' ? responseBody.length * (request.responseAscii ? 1 : 3) : (responseBody?.length ?? 0), bodyBytes)
-    segments.begin(headLength + Math.min(requestBody?.length ?? 0, bodyBytes) + responseRoom)
-    lengths[at + HEAD] = segments.latin1Joined(head)
+    segments.begin(head.length + Math.min(requestBody?.length ?? 0, bodyBytes) + responseRoom)
+    lengths[at + HEAD] = segments.latin1(head)
     lengths[at + REQUEST_BODY] = requestBody ? segments.copy(requestBody, bodyBytes) : 0
     lengths[at + RESPONSE_BODY] = responseBody === undefined ? 0 : typeof responseBody === 'string' ? segments.text(responseBody, bodyBytes, request.responseAscii) : segments.copy(responseBody, bodyBytes)
     this.places[slot] = segments.end()
