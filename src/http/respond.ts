@@ -85,4 +85,3 @@ export function send(res: ServerResponse, rendered: Rendered | Encoded, extraHea
   res.writeHead(rendered.status, deferred)
   res.end(body)
 }
-
