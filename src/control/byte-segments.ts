@@ -44,10 +44,14 @@ export class ByteSegments {
     this.start = 0
   }
 
-  /** Writes `value` as UTF-8, at most `max` bytes of it (whole characters only); answers the bytes written. */
-  text(value: string, max = Number.MAX_SAFE_INTEGER): number {
+  /**
+   * Writes `value` as UTF-8, at most `max` bytes of it (whole characters only); answers the bytes
+   * written. `ascii`: the caller knows every character is ASCII, so its UTF-8 is its latin1, a byte
+   * copied a character, where the UTF-8 encoder tests each one.
+   */
+  text(value: string, max = Number.MAX_SAFE_INTEGER, ascii = false): number {
     const segment = this.segments[this.segments.length - 1]!
-    const written = value.length === 0 ? 0 : segment.bytes.write(value, segment.used, Math.min(max, segment.bytes.length - segment.used), 'utf8')
+    const written = value.length === 0 ? 0 : segment.bytes.write(value, segment.used, Math.min(max, segment.bytes.length - segment.used), ascii ? 'latin1' : 'utf8')
     segment.used += written
     return written
   }

@@ -67,6 +67,8 @@ export function createFaultRules(deps: { store: Store; rngFor: (accountId?: stri
     /** An account's restore: its rules become `replacement`, every other rule stays. */
     replaceAccount: (accountId: string, replacement: readonly Fault[]): Change =>
       rules.replaceWhere((rule) => isOfAccount(rule, accountId), replacement.map((rule) => ({ ...rule, match: { ...rule.match, account_id: accountId } }))),
+    /** Whether any rule is set: without one, a request need not describe itself to `take`. */
+    any: (): boolean => rules.all().length > 0,
     /**
      * Tries the rules in creation order and counts those that fire: every latency rule that fires
      * adds its wait; of the other kinds the first that fires decides, and later ones are not tried.

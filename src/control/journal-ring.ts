@@ -81,11 +81,11 @@ export class JournalRing {
     const { requestBody, responseBody } = request
     const head = request.head.join('\0')
     // Room for all of it: a character of the answer takes at most 3 bytes of UTF-8; the exact counts come from the writes.
-    const responseRoom = Math.min(typeof responseBody === 'string' ? responseBody.length * 3 : (responseBody?.length ?? 0), bodyBytes)
+    const responseRoom = Math.min(typeof responseBody === 'string' ? responseBody.length * (request.responseAscii ? 1 : 3) : (responseBody?.length ?? 0), bodyBytes)
     segments.begin(head.length + Math.min(requestBody?.length ?? 0, bodyBytes) + responseRoom)
     lengths[at + HEAD] = segments.latin1(head)
     lengths[at + REQUEST_BODY] = requestBody ? segments.copy(requestBody, bodyBytes) : 0
-    lengths[at + RESPONSE_BODY] = responseBody === undefined ? 0 : typeof responseBody === 'string' ? segments.text(responseBody, bodyBytes) : segments.copy(responseBody, bodyBytes)
+    lengths[at + RESPONSE_BODY] = responseBody === undefined ? 0 : typeof responseBody === 'string' ? segments.text(responseBody, bodyBytes, request.responseAscii) : segments.copy(responseBody, bodyBytes)
     this.places[slot] = segments.end()
     const cut = request.headersCut || (requestBody?.length ?? 0) > lengths[at + REQUEST_BODY]! || isCut(responseBody, lengths[at + RESPONSE_BODY]!, bodyBytes)
     this.flags[slot] = (request.replayed ? REPLAYED : 0) | (cut ? TRUNCATED : 0) | (request.hasIdempotencyKey ? HAS_IDEMPOTENCY_KEY : 0)

@@ -54,6 +54,8 @@ export interface CapturedRequest {
   headersCut: boolean
   requestBody: Buffer | undefined
   responseBody: string | Buffer | undefined
+  /** The answer's text is all ASCII (as many bytes as characters, as `send` measured it): written as latin1. */
+  responseAscii: boolean
 }
 
 export interface RequestCapture {
@@ -75,6 +77,7 @@ export function createRequestCapture(): RequestCapture {
       const idempotencyKey = req.headers['idempotency-key']
       const authorization = req.headers.authorization
       const auth = authorization === undefined ? undefined : masked(authorization)
+      const responseBody = nonEmpty(res.locals.responseBody as string | Buffer | undefined)
       const head = [timing.requestId, path, query ? keptForm(maskQuery(query).slice(0, MAX_QUERY_LENGTH)) : '', typeof idempotencyKey === 'string' ? idempotencyKey.slice(0, MAX_IDEMPOTENCY_KEY_LENGTH) : '']
       const headersCut = addHeaders(head, req.rawHeaders, auth)
       return {
@@ -89,7 +92,8 @@ export function createRequestCapture(): RequestCapture {
         fault: (res.locals.fault as string | undefined) ?? null,
         headersCut,
         requestBody: nonEmpty(res.locals.requestBody as Buffer | undefined),
-        responseBody: nonEmpty(res.locals.responseBody as string | Buffer | undefined),
+        responseBody,
+        responseAscii: typeof responseBody === 'string' && res.locals.responseBytes === responseBody.length,
       }
     },
   }

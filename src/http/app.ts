@@ -166,11 +166,16 @@ class Locals {
   accountId: string | undefined = undefined
   requestBody: Buffer | undefined = undefined
   responseBody: string | Buffer | undefined = undefined
+  /** The answer's length in bytes, as `send` wrote it (respond.ts). */
+  responseBytes: number | undefined = undefined
   fault: string | undefined = undefined
   /** The first request's id, on an idempotent replay. */
   replayOf: string | undefined = undefined
   /** The answer's headers until `send` writes them (answer-headers.ts): the version's first, as every answer's. */
   headers: string[] | undefined = [VERSION_HEADER, VERSION]
+  /** When the request arrived: monotonic, for its duration, and on the sandbox clock, for the journal. */
+  startedMs = 0
+  atMs = 0
 }
 
 const noNext = () => {}
@@ -184,21 +189,33 @@ function handlerOnFirstRequest(route: LazyRoute, deps: AppDeps, http: HttpServic
   }
 }
 
-/** Gives each request its id (the X-Request-Id header), and logs and journals it once answered. */
+/**
+ * Gives each request its id (the X-Request-Id header), and logs and journals it once answered. The
+ * listeners are made once, not per request: each reads its request's arrival from `res.locals` and
+ * is called with the response as `this` (node's ServerResponse knows its request as `res.req`).
+ */
 function identifyAndJournal(deps: AppDeps, http: HttpServices): RequestHandler {
+  const { onResponse, journal } = http
+  // X-Request-Id as sent: an idempotent replay carries the first request's id, an account's
+  // request the id of its account's sequence, given once its key was known (pipeline.ts).
+  const timing = (res: Response) => ({ requestId: (res.locals.replayOf as string | undefined) ?? (res.locals.requestId as string), durationMs: monotonicMs() - (res.locals.startedMs as number) })
+  function logged(this: Response) {
+    onResponse!(this.req, this, timing(this))
+  }
+  function journaled(this: Response) {
+    journal!.record(this.req, this, timing(this), this.locals.atMs as number)
+  }
   return (req, res, next) => {
     const requestId = `req_${http.requestIds.base62(24)}`
-    res.locals.requestId = requestId
+    const { locals } = res
+    locals.requestId = requestId
     setAnswerHeader(res, 'X-Request-Id', requestId)
-    const started = monotonicMs()
-    // X-Request-Id as sent: an idempotent replay carries the first request's id, an account's
-    // request the id of its account's sequence, given once its key was known (pipeline.ts).
-    const done = () => ({ requestId: (res.locals.replayOf as string | undefined) ?? (res.locals.requestId as string), durationMs: monotonicMs() - started })
-    if (http.onResponse) res.on('finish', () => http.onResponse!(req, res, done()))
+    locals.startedMs = monotonicMs()
+    if (onResponse) res.on('finish', logged)
     // 'close' also comes for requests that never got an answer (dropped, held, abandoned by the client).
-    if (http.journal) {
-      const at = deps.clock.now()
-      res.on('close', () => http.journal!.record(req, res, done(), at))
+    if (journal) {
+      locals.atMs = deps.clock.now()
+      res.on('close', journaled)
     }
     next()
   }

@@ -36,13 +36,9 @@ export function limitPipelining(req: Request, res: Response, next: NextFunction)
     connection.closing = true
     return
   }
-  const state = connection
-  state.waiting++
+  connection.waiting++
   // `on`, not `once`: 'close' comes once, and `once` wraps each listener in an object of its own.
-  res.on('close', () => {
-    state.waiting--
-    if (state.waiting === 0 && state.closing) socket.destroySoon()
-  })
+  res.on('close', answered)
   if ((res as ServerResponse).socket) return next()
   // A pipelined answer waits in node's queue without a socket until its turn (ServerResponse's
   // 'socket' event, emitted while node hands it over: the request runs just after); a connection
@@ -52,4 +48,12 @@ export function limitPipelining(req: Request, res: Response, next: NextFunction)
       if (!socket.destroyed) next()
     })
   })
+}
+
+/** A request's answer has closed: the next may run; the last of a connection past the depth closes it. One listener for every response, not one made per request. */
+function answered(this: ServerResponse): void {
+  const socket = this.req.socket
+  const connection = connections.get(socket)!
+  connection.waiting--
+  if (connection.waiting === 0 && connection.closing) socket.destroySoon()
 }

@@ -53,16 +53,24 @@ export function renderError(error: unknown, requestId: string, log: (error: unkn
   return { status: 500, text: JSON.stringify({ error: internal.toBody(), request_id: requestId }) }
 }
 
+/** A response's locals as `send` sees them: the deferred headers, and where it notes the answer's length in bytes. */
+interface AnswerLocals {
+  locals?: NonNullable<DeferredHeaders['locals']> & { responseBytes?: number }
+}
+
 export function send(res: ServerResponse, rendered: Rendered | Encoded, extraHeaders?: Record<string, string>): void {
   if (res.headersSent) return
   const body = 'bytes' in rendered ? rendered.bytes : rendered.text
   const more = 'headers' in rendered ? rendered.headers : undefined
-  const locals = (res as DeferredHeaders).locals
+  const locals = (res as AnswerLocals).locals
   const deferred = locals?.headers
+  const length = Buffer.byteLength(body)
+  // For the request journal: an answer whose bytes are as many as its characters is ASCII, kept as latin1.
+  if (locals) locals.responseBytes = length
   if (deferred === undefined) {
     res.statusCode = rendered.status
     res.setHeader('Content-Type', JSON_TYPE)
-    res.setHeader('Content-Length', Buffer.byteLength(body))
+    res.setHeader('Content-Length', length)
     for (const headers of [more, extraHeaders]) {
       if (headers) for (const name in headers) res.setHeader(name, headers[name]!)
     }
@@ -71,7 +79,7 @@ export function send(res: ServerResponse, rendered: Rendered | Encoded, extraHea
   }
   // The fast path's headers, all at once (answer-headers.ts), in the order setHeader would give them.
   locals!.headers = undefined
-  deferred.push('Content-Type', JSON_TYPE, 'Content-Length', String(Buffer.byteLength(body)))
+  deferred.push('Content-Type', JSON_TYPE, 'Content-Length', String(length))
   if (more) for (const name in more) setIn(deferred, name, more[name]!)
   if (extraHeaders) for (const name in extraHeaders) setIn(deferred, name, extraHeaders[name]!)
   res.writeHead(rendered.status, deferred)

@@ -14,7 +14,9 @@ function exchange(options: { path?: string; method?: string; headers?: string[];
   const headers: Record<string, string> = {}
   for (let i = 0; i < raw.length; i += 2) headers[raw[i]!.toLowerCase()] = raw[i + 1]!
   const req = { originalUrl: options.path ?? '/v1/wallets', url: options.path ?? '/v1/wallets', method: options.method ?? 'GET', headers, rawHeaders: raw } as unknown as Request
-  const locals = { accountId: options.accountId, requestBody: options.body === undefined ? undefined : Buffer.from(options.body), responseBody: options.answer }
+  // responseBytes as send() notes it (src/http/respond.ts): the answer's length in bytes.
+  const responseBytes = typeof options.answer === 'string' ? Buffer.byteLength(options.answer) : options.answer?.length
+  const locals = { accountId: options.accountId, requestBody: options.body === undefined ? undefined : Buffer.from(options.body), responseBody: options.answer, responseBytes }
   const res = { writableFinished: true, statusCode: options.status ?? 200, getHeader: () => undefined, locals } as unknown as Response
   return [req, res] as const
 }
@@ -39,6 +41,14 @@ describe('the request journal', () => {
     expect(kept[0]).toMatchObject({ account_id: ACCOUNT, api_key: 'sk_test_…_key', duration_ms: 1.2, at: '2026-01-01T00:00:00.000Z', status: 200, query: null, idempotency_key: null })
     expect(all(journal, null).map((entry) => [entry.account_id, entry.api_key])).toEqual([[null, null]])
     expect(all(journal, 'every')).toHaveLength(51)
+  })
+
+  it('keeps an all-ASCII answer (written as latin1) and any other (as UTF-8) as they were sent, whole or cut on a character', () => {
+    const journal = createRequestJournal({ limit: 10, accountOfKey })
+    const answers = ['{"data":{"description":"plain"}}', '{"data":{"description":"caf\u00e9 \u00ff \u20ac \ud83d\ude00"}}', '{"a":"\u00e9"}', 'x'.repeat(70_000), `${'y'.repeat(65_535)}\u00e9`]
+    for (const answer of answers) record(journal, { answer })
+    expect(all(journal).map((entry) => entry.response_body).reverse()).toEqual([answers[0], answers[1], answers[2], 'x'.repeat(65_536), 'y'.repeat(65_535)])
+    expect(all(journal).map((entry) => entry.truncated).reverse()).toEqual([false, false, false, true, true])
   })
 
   it('masks secrets in the headers, keeps them to 8 KB, and keeps the rest as sent', () => {

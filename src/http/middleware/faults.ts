@@ -39,6 +39,8 @@ export function createFaults(deps: { config: Pick<Config, 'latency' | 'errorRate
   return {
     before(req, res, ctx) {
       if (!req.path.startsWith('/v1/')) return undefined
+      // Nothing to inject (the common case): no draw, no target and decision objects made for every request.
+      if (!latency && !(errorRate > 0) && !deps.rules.any()) return undefined
       // Everything is drawn and counted before the wait, so concurrent requests see the counts in order.
       let waitMs = latency ? latency[0] + rng().int(latency[1] - latency[0] + 1) : 0
       const decision = deps.rules.take({ method: req.method, path: req.path, apiKey: ctx.key?.key, accountId: ctx.account?.account.id })
