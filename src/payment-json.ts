@@ -64,8 +64,6 @@ export function jsonString(text: string): string {
   return ESCAPED.test(text) ? JSON.stringify(text) : `"${text}"`
 }
 
-const nullable = (text: string | null) => (text === null ? 'null' : jsonString(text))
-
 /** Whether `metadata` has no key (JSON.stringify writes `{}`), without making a list of its keys. */
 function isEmpty(metadata: object): boolean {
   for (const _ in metadata) return false
@@ -91,46 +89,32 @@ export function paymentJson(payment: PresentedPayment): string {
   return lastText
 }
 
-const isText = (value: unknown) => typeof value === 'string'
-const isTextOrNull = (value: unknown) => value === null || typeof value === 'string'
-
-/** Whether every field is what the type says: a record loaded from a data file could hold anything the file's schema let through. */
-function isPlain(p: PresentedPayment): boolean {
-  return isText(p.id) && isText(p.amount) && isText(p.currency) && isText(p.network) && isText(p.status) && isText(p.source) &&
-    isText(p.destination) && isText(p.destination_type) && isTextOrNull(p.description) && isTextOrNull(p.tx_hash) &&
-    isTextOrNull(p.failure_code) && isTextOrNull(p.failure_message) && isTextOrNull(p.payout_id) && isText(p.created_at) &&
-    isText(p.updated_at) && isTextOrNull(p.completed_at)
-}
-
-const plainText = (text: string) => !ESCAPED.test(text)
-const plainOrNull = (text: string | null) => text === null || !ESCAPED.test(text)
+const plainText = (value: unknown) => typeof value === 'string' && !ESCAPED.test(value)
+const plainOrNull = (value: unknown) => value === null || plainText(value)
 const quotedOrNull = (text: string | null) => (text === null ? 'null' : `"${text}"`)
 
-function writePayment(p: PresentedPayment): string {
-  if (!isPlain(p)) return JSON.stringify(p)
-  const metadata = isEmpty(p.metadata) ? '{}' : JSON.stringify(p.metadata)
-  // Most payments hold no text that needs escaping: then each is written between its quotes as part
-  // of one template, where quoting each on its own made two texts more per field (jsonString).
-  if (plainText(p.id) && plainText(p.amount) && plainText(p.currency) && plainText(p.network) && plainText(p.status) && plainText(p.source) &&
+/**
+ * Whether every field is what the type says (a record loaded from a data file could hold anything
+ * the file's schema let through) and no text needs escaping, as nearly every payment: then each is
+ * written between its quotes in one template.
+ */
+function isPlain(p: PresentedPayment): boolean {
+  return plainText(p.id) && plainText(p.amount) && plainText(p.currency) && plainText(p.network) && plainText(p.status) && plainText(p.source) &&
     plainText(p.destination) && plainText(p.destination_type) && plainOrNull(p.description) && plainOrNull(p.tx_hash) &&
     plainOrNull(p.failure_code) && plainOrNull(p.failure_message) && plainOrNull(p.payout_id) && plainText(p.created_at) &&
-    plainText(p.updated_at) && plainOrNull(p.completed_at)) {
-    return (
-      `{"id":"${p.id}","object":"payment","amount":"${p.amount}","currency":"${p.currency}","network":"${p.network}",` +
-      `"status":"${p.status}","source":"${p.source}","destination":"${p.destination}","destination_type":"${p.destination_type}",` +
-      `"description":${quotedOrNull(p.description)},"metadata":${metadata},"tx_hash":${quotedOrNull(p.tx_hash)},` +
-      `"failure_code":${quotedOrNull(p.failure_code)},"failure_message":${quotedOrNull(p.failure_message)},` +
-      `"payout_id":${quotedOrNull(p.payout_id)},"created_at":"${p.created_at}","updated_at":"${p.updated_at}",` +
-      `"completed_at":${quotedOrNull(p.completed_at)}}`
-    )
-  }
+    plainText(p.updated_at) && plainOrNull(p.completed_at)
+}
+
+function writePayment(p: PresentedPayment): string {
+  // Anything else (a text with a quote or a line break in it) is written by JSON.stringify, whose
+  // text the template's is: quoting each text on its own in the template made two texts more per field.
+  if (!isPlain(p)) return JSON.stringify(p)
   return (
-    `{"id":${jsonString(p.id)},"object":"payment","amount":${jsonString(p.amount)},"currency":${jsonString(p.currency)},` +
-    `"network":${jsonString(p.network)},"status":${jsonString(p.status)},"source":${jsonString(p.source)},` +
-    `"destination":${jsonString(p.destination)},"destination_type":${jsonString(p.destination_type)},` +
-    `"description":${nullable(p.description)},"metadata":${metadata},` +
-    `"tx_hash":${nullable(p.tx_hash)},"failure_code":${nullable(p.failure_code)},"failure_message":${nullable(p.failure_message)},` +
-    `"payout_id":${nullable(p.payout_id)},"created_at":${jsonString(p.created_at)},"updated_at":${jsonString(p.updated_at)},` +
-    `"completed_at":${nullable(p.completed_at)}}`
+    `{"id":"${p.id}","object":"payment","amount":"${p.amount}","currency":"${p.currency}","network":"${p.network}",` +
+    `"status":"${p.status}","source":"${p.source}","destination":"${p.destination}","destination_type":"${p.destination_type}",` +
+    `"description":${quotedOrNull(p.description)},"metadata":${isEmpty(p.metadata) ? '{}' : JSON.stringify(p.metadata)},` +
+    `"tx_hash":${quotedOrNull(p.tx_hash)},"failure_code":${quotedOrNull(p.failure_code)},"failure_message":${quotedOrNull(p.failure_message)},` +
+    `"payout_id":${quotedOrNull(p.payout_id)},"created_at":"${p.created_at}","updated_at":"${p.updated_at}",` +
+    `"completed_at":${quotedOrNull(p.completed_at)}}`
   )
 }

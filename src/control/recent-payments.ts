@@ -6,10 +6,10 @@ const GENERATION = 4096
 /**
  * Which account the latest payments made belong to (from their `payment.created` events), so that
  * a control call on a payment (`POST /_sandbox/payments/{id}/complete`, most often on one just
- * made) finds it without asking every account: a payment id says nothing of its account, and that walk hashed the id once per
- * account (a suite that makes an account per test file has hundreds). A hint only: the caller
- * checks that the account still holds the payment (a reset or restore may have replaced it) and
- * walks the accounts when it does not. Two generations of a map, the older dropped whole: bounded,
+ * made) finds it without asking every account: a payment id says nothing of its account, and that
+ * walk hashed the id once per account (a suite that makes an account per test file has hundreds).
+ * A hint only: the caller checks that the account still holds the payment (a reset or restore may
+ * have replaced it) and walks the accounts when it does not. Two generations of a map, the older dropped whole: bounded,
  * and nothing is ever deleted one entry at a time.
  */
 export class RecentPayments {

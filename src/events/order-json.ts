@@ -132,18 +132,15 @@ const EVENT_TAIL = '}}'
 
 /**
  * An event's JSON up to its object's (`{"id":…,"data":{"object":`), for an event the publisher made:
- * its fields are known, in their order, and its `data` holds the object alone.
+ * its fields are known, in their order, and its `data` holds the object alone. None for any other.
  */
 function publishedEventHead(event: SandboxEvent): string | undefined {
   if (!(event instanceof PublishedEvent)) return undefined
   const { id, type, created_at: createdAt, account_id: accountId } = event
-  // Texts that need no escaping (nearly always) between their quotes in the template: quoting each
-  // on its own (jsonString) made two texts more for each.
-  if (!ESCAPED.test(id) && !ESCAPED.test(type) && !ESCAPED.test(createdAt) && !ESCAPED.test(accountId)) {
-    return `{"id":"${id}","object":"event","type":"${type}","created_at":"${createdAt}","api_version":"v1","account_id":"${accountId}","data":{"object":`
-  }
-  return `{"id":${jsonString(id)},"object":"event","type":${jsonString(type)},"created_at":${jsonString(createdAt)},` +
-    `"api_version":"v1","account_id":${jsonString(accountId)},"data":{"object":`
+  // Texts between their quotes in the template: quoting each on its own (jsonString) made two texts
+  // more for each. One that needs escaping (never a generated id or time) is left to spliceJson.
+  if (ESCAPED.test(id) || ESCAPED.test(type) || ESCAPED.test(createdAt) || ESCAPED.test(accountId)) return undefined
+  return `{"id":"${id}","object":"event","type":"${type}","created_at":"${createdAt}","api_version":"v1","account_id":"${accountId}","data":{"object":`
 }
 
 /**
