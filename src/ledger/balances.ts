@@ -3,7 +3,7 @@ import type { Cause, PostingLine } from '../model/postings.js'
 import type { WalletRecord } from '../model/records.js'
 import type { AccountState } from '../store/account-state.js'
 import { appendPostings, type Change } from '../store/changes.js'
-import { transactionToData } from '../store/postings-data.js'
+import { PostedTransaction } from '../store/postings-data.js'
 import { boundedCache } from '../bounded-cache.js'
 
 /**
@@ -48,10 +48,7 @@ export function post(account: AccountState, reason: Reason, lines: readonly Post
   for (const { asset, sum } of sums) if (sum !== 0n) throw refusal(reason, `${asset} sums to ${sum}, not zero`)
   for (const { name, units } of touched) if (units < 0n) throw refusal(reason, `${name} would fall to ${units}`)
 
-  // The reason's fields one by one, not `{ ...reason, lines }`: V8 gives a spread copy a map of its
-  // own that keeps no transitions, so adding `lines` to it made a new map on every call, and every
-  // property access that met one missed its inline caches (issue 33: post() was 5 % of a POST's CPU samples, most of it in those misses).
-  changes.push(appendPostings(account, changes, transactionToData({ cause: reason.cause, ref: reason.ref, at: reason.at, lines })))
+  changes.push(appendPostings(account, changes, new PostedTransaction(reason.cause, reason.ref, reason.at, lines)))
   for (const { wallet, bucket, units } of touched) wallet[bucket] = units
 }
 

@@ -20,7 +20,7 @@ export type ChangeSet = readonly Change[]
 export const put = (kind: RecordKind, account: string | undefined, id: string, value: unknown): Change => ({ op: 'put', kind, account, id, value })
 export const remove = (kind: RecordKind, account: string | undefined, id: string): Change => ({ op: 'delete', kind, account, id })
 
-/** The append-only log of an account's postings (see postings-log.ts); its entries are `TransactionData`. */
+/** The append-only log of an account's postings (see postings-log.ts); its entries are `PostedTransaction`s, or `TransactionData` read from a file. */
 export const POSTINGS_LOG = 'postings'
 
 /**

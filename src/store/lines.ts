@@ -5,6 +5,7 @@ import { decodeRecord, encodeRecord, RECORD_KINDS } from './codec.js'
 import { DataSchema, TransactionDataSchema, TransactionLineSchema, type TransactionData, type TransactionLine } from '../schemas/data-file.js'
 import { isTransactionData, isTransactionLine } from './plain-checks.js'
 import { transactionFromLine, transactionLine } from './short-forms.js'
+import { journalEntry, type PostedTransaction } from './postings-data.js'
 import type { Patch } from './journal-patches.js'
 
 /**
@@ -45,7 +46,7 @@ export function encodeChange(change: Change): ChangeLine | undefined {
     case 'delete':
       return { delete: change.kind, account: change.account, id: change.id }
     case 'append':
-      return { append: change.log, account: change.account, at: change.at, value: change.log === POSTINGS_LOG ? transactionLine(change.value as TransactionData) : change.value }
+      return { append: change.log, account: change.account, at: change.at, value: change.log === POSTINGS_LOG ? transactionLine(journalEntry(change.value as PostedTransaction | TransactionData)) : change.value }
     case 'replace':
       return { replace: change.value }
   }

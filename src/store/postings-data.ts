@@ -1,6 +1,6 @@
 import { openingBalanceLines } from '../model/ledger-accounts.js'
 import type { TransactionData, WalletBalances } from '../schemas/data-file.js'
-import type { LedgerTransaction, PostingLine } from '../model/postings.js'
+import type { Cause, LedgerTransaction, PostingLine } from '../model/postings.js'
 import { PostingsLog } from './postings-log.js'
 
 /** An account's postings to and from the data file's form (`schemas/data-file.ts`). */
@@ -34,23 +34,34 @@ function timeOf(iso: string): number {
   return parsedAt
 }
 
-// The transaction converted last and the lines it was converted from: the ledger converts a
-// transaction for its change set, and the store appends that very data a moment later; it takes
-// the amounts as they were instead of parsing back the texts just written (the same values).
-let lastData: TransactionData | undefined
-let lastLines: readonly PostingLine[] = []
+/**
+ * A transaction as the ledger posted it (amounts as bigints), the value of its change set's append:
+ * the memory store appends it as it is, and only a data file's journal writes its data form
+ * (`journalEntry`). Converting every transaction to the data form for the change set made two
+ * digit strings, a data object and its lines on every payment, most of them never written.
+ */
+export class PostedTransaction {
+  constructor(
+    readonly cause: Cause,
+    readonly ref: string,
+    /** Sandbox time, ms. */
+    readonly at: number,
+    readonly lines: readonly PostingLine[],
+  ) {}
+}
 
 /** One transaction as the data file, a snapshot line and a journal `append` hold it. */
 export function transactionToData(tx: Pick<LedgerTransaction, 'cause' | 'ref' | 'at'> & { lines: readonly PostingLine[] }): TransactionData {
-  const data = { cause: tx.cause, ref: tx.ref, at: isoOf(tx.at), lines: tx.lines.map((line) => ({ account: line.account, amount: String(line.amount) })) }
-  lastData = data
-  lastLines = tx.lines
-  return data
+  return { cause: tx.cause, ref: tx.ref, at: isoOf(tx.at), lines: tx.lines.map((line) => ({ account: line.account, amount: String(line.amount) })) }
 }
 
-export function appendTransactionData(log: PostingsLog, tx: TransactionData): void {
-  const lines = tx === lastData ? lastLines : tx.lines.map((line) => ({ account: line.account, amount: BigInt(line.amount) }))
-  log.append(tx.cause, tx.ref, timeOf(tx.at), lines)
+/** A postings append's value as a journal line holds it: the data form of a posted transaction, a read one as it is. */
+export const journalEntry = (tx: PostedTransaction | TransactionData): TransactionData => (tx instanceof PostedTransaction ? transactionToData(tx) : tx)
+
+/** Appends a posted transaction, or one read from a data file or journal. */
+export function appendTransactionData(log: PostingsLog, tx: PostedTransaction | TransactionData): void {
+  if (tx instanceof PostedTransaction) log.append(tx.cause, tx.ref, tx.at, tx.lines)
+  else log.append(tx.cause, tx.ref, timeOf(tx.at), tx.lines.map((line) => ({ account: line.account, amount: BigInt(line.amount) })))
 }
 
 /** The log of loaded data. */

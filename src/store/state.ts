@@ -1,7 +1,7 @@
 import { POSTINGS_LOG, type Change, type ChangeSet, type RecordKind } from './changes.js'
 import type { Data, TransactionData } from '../schemas/data-file.js'
 import { accountFromData, accountToData, keysFromData } from './data.js'
-import { appendTransactionData } from './postings-data.js'
+import { appendTransactionData, type PostedTransaction } from './postings-data.js'
 import { sharePaymentValues } from './payment-decoder.js'
 import type { KeyRecord, OrderRecord, PaymentRecord, SettlementRecord } from '../model/records.js'
 import type { AccountState } from './account-state.js'
@@ -78,7 +78,7 @@ export function createState() {
   function applyOne(change: Change): void {
     if (change.op === 'replace') return replace(change.value as Data)
     if (change.op === 'append' && change.log === POSTINGS_LOG && change.account !== undefined) {
-      return appendTransactionData(accounts.get(change.account)!.postings, change.value as TransactionData)
+      return appendTransactionData(accounts.get(change.account)!.postings, change.value as PostedTransaction | TransactionData)
     }
     if (change.op === 'append') {
       const key = logKey(change.account, change.log)
