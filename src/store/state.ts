@@ -30,42 +30,48 @@ export function createState() {
 
   /**
    * Throws before anything changed when a change does not fit. `replaying` accepts appends that are
-   * already there (a journal replayed over a snapshot taken while it was being written).
+   * already there (a journal replayed over a snapshot taken while it was being written): answers
+   * which changes to skip, undefined when none (every change set but a replayed one's).
    */
-  function check(changes: ChangeSet, replaying: boolean): boolean[] {
+  function check(changes: ChangeSet, replaying: boolean): boolean[] | undefined {
     // Made for the few change sets that need them (a new account, appends), not for every one.
     let created: Set<string> | undefined
-    let lengths: Map<string, number> | undefined
-    const applies = new Array<boolean>(changes.length)
+    let appended: AppendedLog[] | undefined
+    let skipped: boolean[] | undefined
     for (let i = 0; i < changes.length; i++) {
       const change = changes[i]!
-      if (change.op === 'replace') applies[i] = true
-      else {
-        if (change.op === 'put' && change.kind === 'tenant') (created ??= new Set()).add(change.id)
-        applies[i] = checkOne(change, created ?? NONE, change.op === 'append' ? (lengths ??= new Map()) : NO_LENGTHS, replaying)
-      }
+      if (change.op === 'replace') continue
+      if (change.op === 'put' && change.kind === 'tenant') (created ??= new Set()).add(change.id)
+      if (!checkOne(change, created ?? NONE, change.op === 'append' ? (appended ??= []) : NO_APPENDS, replaying)) (skipped ??= new Array<boolean>(changes.length).fill(false))[i] = true
     }
-    return applies
+    return skipped
   }
 
-  function checkOne(change: Exclude<Change, { op: 'replace' }>, created: ReadonlySet<string>, lengths: Map<string, number>, replaying: boolean): boolean {
+  function checkOne(change: Exclude<Change, { op: 'replace' }>, created: ReadonlySet<string>, appended: AppendedLog[], replaying: boolean): boolean {
     if (change.op !== 'append' && GLOBAL_KINDS.has(change.kind)) return true
     if (change.account === undefined) {
-      if (change.op === 'append') return checkAppend(change, lengths, replaying)
+      if (change.op === 'append') return checkAppend(change, appended, replaying)
       throw new ChangeError(`a ${change.kind} change needs an account`)
     }
     if (!accounts.has(change.account) && !created.has(change.account)) throw new ChangeError(`no account '${change.account}'`)
-    if (change.op === 'append') return checkAppend(change, lengths, replaying)
+    if (change.op === 'append') return checkAppend(change, appended, replaying)
     if (change.op === 'delete' && (change.kind === 'payment' || change.kind === 'order' || change.kind === 'settlement')) throw new ChangeError(`${change.kind}s are never deleted`)
     return true
   }
 
-  function checkAppend(change: Extract<Change, { op: 'append' }>, lengths: Map<string, number>, replaying: boolean): boolean {
-    const key = logKey(change.account, change.log)
-    const length = lengths.get(key) ?? logLength(change.account, change.log)
+  /**
+   * `appended`: the logs this change set appended to so far, with the length each will have. A set
+   * appends to one or two logs (a payment's to its account's postings), so a list searched in order
+   * does, where a map keyed by a `account/log` string made that string and a map for every payment.
+   */
+  function checkAppend(change: Extract<Change, { op: 'append' }>, appended: AppendedLog[], replaying: boolean): boolean {
+    let entry: AppendedLog | undefined
+    for (let i = 0; i < appended.length && entry === undefined; i++) if (appended[i]!.log === change.log && appended[i]!.account === change.account) entry = appended[i]
+    const length = entry === undefined ? logLength(change.account, change.log) : entry.length
     if (replaying && change.at < length) return false
-    if (change.at !== length) throw new ChangeError(`log '${key}' has ${length} entries; cannot append at ${change.at}`)
-    lengths.set(key, length + 1)
+    if (change.at !== length) throw new ChangeError(`log '${logKey(change.account, change.log)}' has ${length} entries; cannot append at ${change.at}`)
+    if (entry === undefined) appended.push({ account: change.account, log: change.log, length: length + 1 })
+    else entry.length = length + 1
     return true
   }
 
@@ -134,11 +140,11 @@ export function createState() {
         if (!account.payments.addNew(change.value as PaymentRecord)) throw new ChangeError(`payment '${change.id}' is in the snapshot twice`)
         return
       }
-      if (change.op === 'replace' || checkOne(change, NONE, change.op === 'append' ? new Map() : NO_LENGTHS, true)) applyOne(change)
+      if (change.op === 'replace' || checkOne(change, NONE, change.op === 'append' ? [] : NO_APPENDS, true)) applyOne(change)
     },
     apply(changes: ChangeSet, replaying = false): void {
-      const applies = check(changes, replaying)
-      for (let i = 0; i < changes.length; i++) if (applies[i]) applyOne(changes[i]!)
+      const skipped = check(changes, replaying)
+      for (let i = 0; i < changes.length; i++) if (skipped === undefined || !skipped[i]) applyOne(changes[i]!)
     },
     replace,
     toData: (): Data => ({
@@ -160,8 +166,14 @@ function sharePayment(payment: PaymentRecord): PaymentRecord {
 }
 
 const NONE: ReadonlySet<string> = new Set()
-/** Never written: only appends record lengths, and they get a map of their own. */
-const NO_LENGTHS = new Map<string, number>()
+/** A log a change set appends to, and its length once the set's appends so far are in. */
+interface AppendedLog {
+  account: string | undefined
+  log: string
+  length: number
+}
+/** Never written: only appends note their logs, and they get a list of their own. */
+const NO_APPENDS: AppendedLog[] = []
 
 function upsert<T extends object>(map: Map<string, T>, id: string, value: T | undefined): void {
   const existing = map.get(id)

@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { put, remove, type Change } from '../../src/store/changes.js'
 import { BATCH_MS, type FlushTimer } from '../../src/store/journal-writer.js'
+import { createState } from '../../src/store/state.js'
 import { createMemoryStore, openStore, StoreLoadError, type Store, type StoreOptions } from '../../src/store/store.js'
 import { encodePayment, encodeWallet } from '../../src/store/data.js'
 import { ACCOUNT, payment, paymentChanges, tenant, wallet } from '../helpers/store-records.js'
@@ -79,6 +80,21 @@ describe('change sets', () => {
     expect(snapshotOf(store)).toBe(before)
     expect(() => store.apply([{ op: 'append', log: 'postings', account: ACCOUNT, at: 1, value: {} }])).toThrow(/cannot append at 1/)
     expect(snapshotOf(store)).toBe(before)
+  })
+
+  it('count the appends of one change set per log: each at the length the earlier ones leave, any other refused with nothing applied; a replayed one already there is skipped', () => {
+    const state = createState()
+    state.apply([tenant()])
+    const note = (log: string, at: number, n: number): Change => ({ op: 'append', log, account: ACCOUNT, at, value: { n } })
+    state.apply([note('a', 0, 1), note('b', 0, 2), note('a', 1, 3), note('b', 1, 4), { op: 'append', log: 'a', at: 0, value: { n: 5 } }])
+    const logs = () => JSON.stringify([...state.logs])
+    expect(logs()).toBe(JSON.stringify([[`${ACCOUNT}/a`, [{ n: 1 }, { n: 3 }]], [`${ACCOUNT}/b`, [{ n: 2 }, { n: 4 }]], ['/a', [{ n: 5 }]]]))
+    const before = logs()
+    expect(() => state.apply([note('a', 2, 6), note('b', 2, 7), note('a', 2, 8)])).toThrow(`log '${ACCOUNT}/a' has 3 entries; cannot append at 2`)
+    expect(() => state.apply([note('b', 2, 6), note('a', 3, 7)])).toThrow(`log '${ACCOUNT}/a' has 2 entries; cannot append at 3`)
+    expect(logs()).toBe(before)
+    state.apply([note('a', 1, 9), note('a', 2, 10), note('b', 1, 11)], true)
+    expect(logs()).toBe(JSON.stringify([[`${ACCOUNT}/a`, [{ n: 1 }, { n: 3 }, { n: 10 }]], [`${ACCOUNT}/b`, [{ n: 2 }, { n: 4 }]], ['/a', [{ n: 5 }]]]))
   })
 
   it('update an existing record in place, so references to it see the change', () => {
