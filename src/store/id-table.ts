@@ -38,17 +38,23 @@ export class IdTable<R> {
 
   /** Adds a record whose id is not here yet; false (and nothing added) when it is. */
   addNew(record: R): boolean {
+    return this.addOrFind(record) === undefined
+  }
+
+  /** Adds a record whose id is not here yet and answers undefined; when it is, answers the record here (nothing added): one lookup for a put. */
+  addOrFind(record: R): R | undefined {
     this.moveSome()
     const id = this.idOf(record)
     const hash = hashOf(id)
-    if (this.find(this.table, id, hash) !== undefined || (this.previous && this.find(this.previous, id, hash) !== undefined)) return false
+    const found = this.find(this.table, id, hash) ?? (this.previous ? this.find(this.previous, id, hash) : undefined)
+    if (found !== undefined) return this.recordAt(found)
     const at = this.count++
     if ((at & BLOCK_MASK) === 0) this.blocks.push([])
     this.blocks[at >>> BLOCK_BITS]!.push(record)
     place(this.table, at, hash)
     // At most half full, so that probes stay short.
     if (this.count * 2 > this.table.hashes.length) this.grow()
-    return true
+    return undefined
   }
 
   private recordAt(at: number): R {

@@ -55,6 +55,13 @@ export class OrderIndex {
     this.book.sync(order)
   }
 
+  /** Adds an order whose id is new and answers undefined; when the id is here, answers that order (nothing added). */
+  addOrFind(order: OrderRecord): OrderRecord | undefined {
+    const found = this.byId.get(order.id)
+    if (found === undefined) this.add(order)
+    return found
+  }
+
   /** Call after changing the stored `order` in place (its status was `previous`). */
   statusChanged(order: OrderRecord, previous: OrderStatus): void {
     this.book.sync(order)

@@ -48,9 +48,14 @@ export class PaymentIndex {
 
   /** Adds a payment whose id is new; false (and nothing added) when the id is here already. */
   addNew(payment: PaymentRecord): boolean {
-    if (!this.byId.addNew(payment)) return false
-    this.facets.add(payment)
-    return true
+    return this.addOrFind(payment) === undefined
+  }
+
+  /** Adds a payment whose id is new and answers undefined; when the id is here, answers that payment (nothing added). */
+  addOrFind(payment: PaymentRecord): PaymentRecord | undefined {
+    const found = this.byId.addOrFind(payment)
+    if (found === undefined) this.facets.add(payment)
+    return found
   }
 
   /**

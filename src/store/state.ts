@@ -184,14 +184,14 @@ function upsert<T extends object>(map: Map<string, T>, id: string, value: T | un
 
 /** A record kept in an index by status (payments, orders): updated in place, then moved if its status changed. */
 interface StatusIndex<T extends { id: string; status: S }, S> {
-  get(id: string): T | undefined
-  add(record: T): void
+  /** Adds a record with a new id (undefined), or answers the one here: a put looks its id up once. */
+  addOrFind(record: T): T | undefined
   statusChanged(record: T, previous: S): void
 }
 
 function putIndexed<T extends { id: string; status: S }, S>(index: StatusIndex<T, S>, value: T): void {
-  const existing = index.get(value.id)
-  if (!existing) return index.add(value)
+  const existing = index.addOrFind(value)
+  if (existing === undefined) return
   const previous = existing.status
   if (existing !== value) Object.assign(existing, value)
   index.statusChanged(existing, previous)
