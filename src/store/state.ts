@@ -3,7 +3,8 @@ import type { Data, TransactionData } from '../schemas/data-file.js'
 import { accountFromData, accountToData, keysFromData } from './data.js'
 import { appendTransactionData, type PostedTransaction } from './postings-data.js'
 import { sharePaymentValues } from './payment-decoder.js'
-import type { KeyRecord, OrderRecord, PaymentRecord, SettlementRecord } from '../model/records.js'
+import type { KeyRecord, OrderRecord, PaymentRecord, SettlementRecord, WalletRecord } from '../model/records.js'
+import { assignPayment, assignWallet } from './record-assign.js'
 import type { AccountState } from './account-state.js'
 
 /** The collections of an account that hold one kind of record each, by the kind's name. */
@@ -109,8 +110,9 @@ export function createState() {
     }
     const account = accounts.get(change.account!)!
     if (kind === 'account') Object.assign(account.account, value)
-    else if (kind === 'payment') putIndexed(account.payments, sharePayment(value as PaymentRecord))
-    else if (kind === 'order') putIndexed(account.orders, value as OrderRecord)
+    else if (kind === 'payment') putIndexed(account.payments, sharePayment(value as PaymentRecord), assignPayment)
+    else if (kind === 'order') putIndexed(account.orders, value as OrderRecord, Object.assign)
+    else if (kind === 'wallet') upsert(account.wallets, id, value as WalletRecord | undefined, assignWallet)
     else if (kind === 'settlement') account.settlements.put(value as SettlementRecord)
     else upsert(account[ACCOUNT_MAPS[kind]] as Map<string, object>, id, value as object | undefined)
   }
@@ -175,10 +177,11 @@ interface AppendedLog {
 /** Never written: only appends note their logs, and they get a list of their own. */
 const NO_APPENDS: AppendedLog[] = []
 
-function upsert<T extends object>(map: Map<string, T>, id: string, value: T | undefined): void {
+/** `assign`: copies a put's fields onto the stored record (record-assign.ts for the kinds put on every payment). */
+function upsert<T extends object>(map: Map<string, T>, id: string, value: T | undefined, assign: (target: T, value: T) => void = Object.assign): void {
   const existing = map.get(id)
   if (value === undefined) map.delete(id)
-  else if (existing && existing !== value) Object.assign(existing, value)
+  else if (existing && existing !== value) assign(existing, value)
   else map.set(id, value)
 }
 
@@ -189,10 +192,10 @@ interface StatusIndex<T extends { id: string; status: S }, S> {
   statusChanged(record: T, previous: S): void
 }
 
-function putIndexed<T extends { id: string; status: S }, S>(index: StatusIndex<T, S>, value: T): void {
+function putIndexed<T extends { id: string; status: S }, S>(index: StatusIndex<T, S>, value: T, assign: (target: T, value: T) => void): void {
   const existing = index.addOrFind(value)
   if (existing === undefined) return
   const previous = existing.status
-  if (existing !== value) Object.assign(existing, value)
+  if (existing !== value) assign(existing, value)
   index.statusChanged(existing, previous)
 }
