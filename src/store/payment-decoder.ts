@@ -56,12 +56,21 @@ export function sharePaymentValues(p: PaymentRecord): void {
   if (p.plan !== null) p.plan = sharePlan(p.plan)
 }
 
+/**
+ * The plans `sharePlan` handed out. A payment is put again at every status change with the plan it
+ * had (its record spread into the put), already the shared one: found by identity, not by writing
+ * its key again (a JSON text per put, two of a lifecycle's three).
+ */
+const sharedPlans = new WeakSet<SettlementPlan>()
+
 /** One frozen plan for each distinct one (records are never changed in place: a put replaces the plan whole). */
 function sharePlan(plan: SettlementPlan): SettlementPlan {
+  if (sharedPlans.has(plan)) return plan
   const key = JSON.stringify([plan.outcome, plan.failure_code, plan.stage, plan.decided_by])
   const known = plans.get(key)
   if (known !== undefined) return known
   const shared = Object.freeze({ outcome: plan.outcome, failure_code: plan.failure_code, stage: plan.stage, decided_by: plan.decided_by })
+  sharedPlans.add(shared)
   if (plans.size < MOST) plans.set(key, shared)
   return shared
 }
