@@ -169,11 +169,7 @@ function sharePayment(payment: PaymentRecord): PaymentRecord {
 
 const NONE: ReadonlySet<string> = new Set()
 /** A log a change set appends to, and its length once the set's appends so far are in. */
-interface AppendedLog {
-  account: string | undefined
-  log: string
-  length: number
-}
+type AppendedLog = { account: string | undefined; log: string; length: number }
 /** Never written: only appends note their logs, and they get a list of their own. */
 const NO_APPENDS: AppendedLog[] = []
 
