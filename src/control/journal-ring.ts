@@ -1,5 +1,6 @@
 import type { RequestJournalEntry } from '../schemas/requests.js'
 import { firstAfter } from '../long-polls.js'
+import { grownColumn, slotsInOrder } from '../ring-columns.js'
 import { ByteSegments } from './byte-segments.js'
 import { headersOf, KEPT_ELLIPSIS, type CapturedRequest } from './request-capture.js'
 
@@ -169,7 +170,7 @@ export class JournalRing {
   /** Doubles the columns (up to capacity), the kept entries moved to the front in order. */
   private grow(): void {
     const capacity = Math.min(this.seqs.length * 2, this.capacity)
-    const order = Array.from({ length: this.size }, (_, i) => this.slot(i))
+    const order = slotsInOrder(this.oldest, this.size, this.seqs.length)
     const typed = <T extends Float64Array | Uint16Array | Uint8Array>(values: T, make: (length: number) => T) => {
       const grown = make(capacity)
       order.forEach((slot, i) => (grown[i] = values[slot]!))
@@ -184,7 +185,7 @@ export class JournalRing {
     const lengths = new Uint32Array(capacity * TEXTS)
     order.forEach((slot, i) => lengths.set(this.lengths.subarray(slot * TEXTS, (slot + 1) * TEXTS), i * TEXTS))
     this.lengths = lengths
-    const column = <T>(values: T[]) => Object.assign(new Array<T>(capacity), order.map((slot) => values[slot]!))
+    const column = <T>(values: T[]) => grownColumn(values, order, capacity)
     this.methods = column(this.methods)
     this.apiKeys = column(this.apiKeys)
     this.faults = column(this.faults)

@@ -1,4 +1,5 @@
 import { firstAfter } from '../long-polls.js'
+import { grownColumn, slotsInOrder } from '../ring-columns.js'
 import type { SandboxEvent } from '../model/events.js'
 
 /** The first segment's size; each next one doubles, up to `MAX_SEGMENT`. */
@@ -158,7 +159,7 @@ export class EventRing {
   /** Doubles the columns (up to the limit), the kept events moved to the front in order. */
   private grow(): void {
     const capacity = Math.min(this.seqs.length * 2, this.limit)
-    const order = Array.from({ length: this.size }, (_, i) => this.slot(i))
+    const order = slotsInOrder(this.head, this.size, this.seqs.length)
     const seqs = new Float64Array(capacity)
     const serials = new Uint32Array(capacity)
     const offsets = new Uint32Array(capacity)
@@ -169,7 +170,7 @@ export class EventRing {
       offsets[i] = this.offsets[slot]!
       lengths[i] = this.lengths[slot]!
     })
-    const column = <T>(values: T[]) => Object.assign(new Array<T>(capacity), order.map((slot) => values[slot]!))
+    const column = <T>(values: T[]) => grownColumn(values, order, capacity)
     this.ids = column(this.ids)
     this.types = column(this.types)
     this.objectIds = column(this.objectIds)

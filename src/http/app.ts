@@ -41,7 +41,7 @@ interface KnownPath {
 export function createApp(deps: AppDeps, http: HttpServices, routes: readonly LazyRoute[], extra: RequestHandler[] = []): HttpApp {
   const front: RequestHandler[] = [
     ...(deps.config.dataFile && deps.config.durability === 'strict' ? [holdAnswersUntilDurable(() => deps.store.durable())] : []),
-    limitPipelining,
+    limitPipelining(http.journal ? journalOnClose(http) : undefined),
     identifyAndJournal(deps, http),
     ...extra,
   ]
@@ -189,21 +189,34 @@ function handlerOnFirstRequest(route: LazyRoute, deps: AppDeps, http: HttpServic
   }
 }
 
+// X-Request-Id as sent: an idempotent replay carries the first request's id, an account's
+// request the id of its account's sequence, given once its key was known (pipeline.ts).
+const timing = (res: Response) => ({ requestId: (res.locals.replayOf as string | undefined) ?? (res.locals.requestId as string), durationMs: monotonicMs() - (res.locals.startedMs as number) })
+
 /**
- * Gives each request its id (the X-Request-Id header), and logs and journals it once answered. The
- * listeners are made once, not per request: each reads its request's arrival from `res.locals` and
- * is called with the response as `this` (node's ServerResponse knows its request as `res.req`).
+ * Journals a request once its answer has closed ('close' also comes for requests that never got an
+ * answer: dropped, held, abandoned by the client), called by the pipelining limit's 'close' listener
+ * (pipelining.ts): a request it never let through was never given an id, and is not journaled.
+ */
+function journalOnClose(http: HttpServices): (this: ServerResponse) => void {
+  const journal = http.journal!
+  return function journaled(this: ServerResponse) {
+    const res = this as unknown as Response
+    if (res.locals?.requestId === undefined) return
+    journal.record(res.req, res, timing(res), res.locals.atMs as number)
+  }
+}
+
+/**
+ * Gives each request its id (the X-Request-Id header), and logs it once answered (the journal's
+ * listener is the pipelining limit's, journalOnClose). The listener is made once, not per request:
+ * it reads its request's arrival from `res.locals` and is called with the response as `this`
+ * (node's ServerResponse knows its request as `res.req`).
  */
 function identifyAndJournal(deps: AppDeps, http: HttpServices): RequestHandler {
   const { onResponse, journal } = http
-  // X-Request-Id as sent: an idempotent replay carries the first request's id, an account's
-  // request the id of its account's sequence, given once its key was known (pipeline.ts).
-  const timing = (res: Response) => ({ requestId: (res.locals.replayOf as string | undefined) ?? (res.locals.requestId as string), durationMs: monotonicMs() - (res.locals.startedMs as number) })
   function logged(this: Response) {
     onResponse!(this.req, this, timing(this))
-  }
-  function journaled(this: Response) {
-    journal!.record(this.req, this, timing(this), this.locals.atMs as number)
   }
   return (req, res, next) => {
     const requestId = `req_${http.requestIds.base62(24)}`
@@ -212,11 +225,7 @@ function identifyAndJournal(deps: AppDeps, http: HttpServices): RequestHandler {
     setAnswerHeader(res, 'X-Request-Id', requestId)
     locals.startedMs = monotonicMs()
     if (onResponse) res.on('finish', logged)
-    // 'close' also comes for requests that never got an answer (dropped, held, abandoned by the client).
-    if (journal) {
-      locals.atMs = deps.clock.now()
-      res.on('close', journaled)
-    }
+    if (journal) locals.atMs = deps.clock.now()
     next()
   }
 }

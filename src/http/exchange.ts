@@ -36,6 +36,8 @@ export interface PreparedRoute {
   params: z.ZodType | undefined
   query: z.ZodType | undefined
   body: z.ZodType | undefined
+  /** The body schema's fast path (src/schemas/validate.ts `withFastPath`): its answer, or undefined for the schema to parse. */
+  fastBody: ((input: unknown) => unknown) | undefined
   /** Idempotency-Key is honoured: a POST of the `/v1` API. */
   idempotent: boolean
 }
@@ -171,7 +173,7 @@ export class Exchange implements RequestContext {
         // for any parameters (a plain object drops what it does not name): no parse for those.
         params: params === undefined ? {} : parseOrThrow(params, this.req.params, 'path'),
         query: query === undefined && isEmpty(this.req.query) ? {} : parseOrThrow(query ?? noQuery(), this.req.query, 'query'),
-        body: this.prepared.body ? parseOrThrow(this.prepared.body, route.prepareBody ? route.prepareBody(rawBody, this) : rawBody, 'body') : undefined,
+        body: this.prepared.body ? this.parseBody(route.prepareBody ? route.prepareBody(rawBody, this) : rawBody) : undefined,
       }
       this.validated = true
       const result = route.handler(input, this)
@@ -180,6 +182,11 @@ export class Exchange implements RequestContext {
     } catch (error) {
       this.fail(error)
     }
+  }
+
+  private parseBody(raw: unknown): unknown {
+    const { body, fastBody } = this.prepared
+    return fastBody?.(raw) ?? parseOrThrow(body!, raw, 'body')
   }
 
   private succeed(result: unknown, query: unknown): void {

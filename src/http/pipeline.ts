@@ -3,6 +3,7 @@ import type { AppDeps } from './context.js'
 import { Exchange, type PreparedRoute } from './exchange.js'
 import type { HttpServices } from './services.js'
 import type { AnyRoute } from './route.js'
+import { fastPathOf } from '../schemas/validate.js'
 
 /**
  * Turns a route object into an express handler that runs the checks in the contract's order:
@@ -18,6 +19,7 @@ export function createRouteHandler(route: AnyRoute, deps: AppDeps, http: HttpSer
     params: route.request?.params,
     query: route.request?.query,
     body: route.request?.body,
+    fastBody: fastPathOf(route.request?.body),
     idempotent: route.method === 'post' && route.auth !== 'control',
   }
   return (req: Request, res: Response) => new Exchange(prepared, req, res).run()

@@ -26,7 +26,17 @@ const connections = new WeakMap<Socket, Connection>()
  * next request waits, and costs nothing, until the client reads or `--send-timeout` closes the
  * connection.
  */
-export function limitPipelining(req: Request, res: Response, next: NextFunction): void {
+export function limitPipelining(alsoOnClose?: (this: ServerResponse) => void): (req: Request, res: Response, next: NextFunction) => void {
+  // One 'close' listener a response, not one here and one for the request journal: a second makes
+  // node keep the listeners in an array, made for each response and copied again to emit the event.
+  const onClose = alsoOnClose === undefined ? answered : function (this: ServerResponse) {
+    answered.call(this)
+    alsoOnClose.call(this)
+  }
+  return (req, res, next) => admit(req, res, next, onClose)
+}
+
+function admit(req: Request, res: Response, next: NextFunction, onClose: (this: ServerResponse) => void): void {
   const socket = req.socket
   let connection = connections.get(socket)
   if (!connection) connections.set(socket, (connection = { waiting: 0, closing: false }))
@@ -38,7 +48,7 @@ export function limitPipelining(req: Request, res: Response, next: NextFunction)
   }
   connection.waiting++
   // `on`, not `once`: 'close' comes once, and `once` wraps each listener in an object of its own.
-  res.on('close', answered)
+  res.on('close', onClose)
   if ((res as ServerResponse).socket) return next()
   // A pipelined answer waits in node's queue without a socket until its turn (ServerResponse's
   // 'socket' event, emitted while node hands it over: the request runs just after); a connection

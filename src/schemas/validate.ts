@@ -33,6 +33,22 @@ function elementOf(path: readonly PropertyKey[]): string | undefined {
   return last < 0 ? undefined : formatParam(path.slice(0, last + 1))
 }
 
+/** Schemas' compiled fast paths (`withFastPath`). */
+const fastPaths = new WeakMap<z.ZodType, (input: unknown) => unknown>()
+
+/**
+ * Gives `schema` a fast path: a check compiled from it that answers what its parse would for input
+ * it is sure of, and `undefined` for anything else, which the schema then parses (and explains). The
+ * schema stays the definition; a property test holds each fast path to it (payment-fast.ts).
+ */
+export function withFastPath<T extends z.ZodType>(schema: T, fast: (input: unknown) => z.output<T> | undefined): T {
+  fastPaths.set(schema, fast)
+  return schema
+}
+
+/** The fast path given to `schema`, if any: looked up once per route (src/http/pipeline.ts). */
+export const fastPathOf = (schema: z.ZodType | undefined): ((input: unknown) => unknown) | undefined => (schema === undefined ? undefined : fastPaths.get(schema))
+
 /**
  * Parses `input` with `schema` or throws the first problem as an ApiError: `parameter_missing` for an
  * absent required field, `parameter_invalid` otherwise, with `param` naming the field.
