@@ -1,5 +1,6 @@
-// Bundles the command line and the library into one CommonJS file, dist/cli.bundle.cjs, and makes
-// the V8 code cache that ships next to it; bin/wallet-sandbox.js and the library's entries
+// Bundles the command line and the library into one CommonJS file, dist/cli.bundle.cjs (with the
+// packages a start never runs in chunks beside it, dist/<name>.chunk.cjs: see CHUNKS), and makes
+// the V8 code caches that ship next to them; bin/wallet-sandbox.js and the library's entries
 // (dist/library.cjs for require(), dist/library.mjs for import, both written here) run the bundle
 // through that cache (see src/code-cache.ts). Why: a cold start was mostly loading code. express's
 // dependencies and zod ship as hundreds of small modules (about 320 ms to a first answer unbundled,
