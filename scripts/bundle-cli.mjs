@@ -1,5 +1,6 @@
-// Bundles the command line and the library into one CommonJS file, dist/cli.bundle.cjs, and makes
-// the V8 code cache that ships next to it; bin/wallet-sandbox.js and the library's entries
+// Bundles the command line and the library into one CommonJS file, dist/cli.bundle.cjs (with the
+// packages a start never runs in chunks beside it, dist/<name>.chunk.cjs: see CHUNKS), and makes
+// the V8 code caches that ship next to them; bin/wallet-sandbox.js and the library's entries
 // (dist/library.cjs for require(), dist/library.mjs for import, both written here) run the bundle
 // through that cache (see src/code-cache.ts). Why: a cold start was mostly loading code. express's
 // dependencies and zod ship as hundreds of small modules (about 320 ms to a first answer unbundled,
@@ -112,25 +113,19 @@ module.exports = new Proxy({}, {
  * loads; the sandbox draws only person names from it (src/ledger/seeded-people.ts). The bundle's faker
  * gets the locale's `person` section alone, so a seed gives the same names as with the whole
  * locale (test/e2e/cli.test.ts compares them with the library's). And it is made on first use: a
- * start seeds only the default account, whose names need no faker, so faker's modules (required
- * here, which esbuild evaluates when called) and its names wait for the first other account.
+ * start seeds only the default account, whose names need no faker, so faker (its chunk, with the
+ * names) waits for the first other account.
  */
+const FAKER_CHUNK = `import { Faker } from '@faker-js/faker'
+export const makeFaker = () => new Faker({ locale: [${JSON.stringify({ metadata: en.metadata, person: en.person })}] })`
 const fakerPersonNamesOnly = {
   name: 'faker-person-names-only',
   setup(build) {
     build.onResolve({ filter: /^@faker-js\/faker\/locale\/en$/ }, () => ({ path: 'faker-en-person', namespace: 'faker-person-names-only' }))
-    // Faker alone, imported (a require() of the package would take every locale along), and so required by the stand-in.
-    build.onResolve({ filter: /^faker-class$/ }, () => ({ path: 'faker-class', namespace: 'faker-person-names-only' }))
-    build.onLoad({ filter: /^faker-class$/, namespace: 'faker-person-names-only' }, () => ({
-      loader: 'js',
-      resolveDir: fileURLToPath(new URL('..', import.meta.url)),
-      contents: `export { Faker } from '@faker-js/faker'`,
-    }))
     build.onLoad({ filter: /^faker-en-person$/, namespace: 'faker-person-names-only' }, () => ({
       loader: 'js',
       contents: `let real
-const make = () => new (require('faker-class').Faker)({ locale: [${JSON.stringify({ metadata: en.metadata, person: en.person })}] })
-export const faker = new Proxy({}, { get: (_, member) => (real ??= make())[member] })`,
+export const faker = new Proxy({}, { get: (_, member) => (real ??= require('./faker.chunk.cjs').makeFaker())[member] })`,
     }))
   },
 }
@@ -184,14 +179,38 @@ const zodOnFirstUse = {
       if (!zodImporters.has(args.path)) return undefined
       return { loader: 'ts', contents: readFileSync(args.path, 'utf8').replace(ZOD_IMPORT, "import { z } from 'zod-on-first-use'") }
     })
-    build.onResolve({ filter: /^zod-(on-first-use|members)$/ }, (args) => ({ path: args.path, namespace: 'zod-on-first-use' }))
+    build.onResolve({ filter: /^zod-on-first-use$/ }, (args) => ({ path: args.path, namespace: 'zod-on-first-use' }))
     build.onLoad({ filter: /^zod-on-first-use$/, namespace: 'zod-on-first-use' }, () => ({
       loader: 'js',
       contents: `let real
-const load = () => (real ??= require('zod-members'))
+const load = () => (real ??= require('./zod.chunk.cjs'))
 export const z = { ${zodValues.map((name) => `get ${name}() { return load().${name} }`).join(', ')} }`,
     }))
-    build.onLoad({ filter: /^zod-members$/, namespace: 'zod-on-first-use' }, () => ({ loader: 'js', resolveDir: ROOT, contents: `export { ${zodValues.join(', ')} } from 'zod'` }))
+  },
+}
+
+/**
+ * The packages a start never runs, each in a chunk of its own beside the bundle (`dist/<name>.chunk.cjs`),
+ * which src/code-cache.ts runs through a code cache of its own when the bundle first requires it:
+ * zod (the first schema built), faker (the first account seeded after the default one), express
+ * (src/http/express-app.ts: HEAD, OPTIONS, 404, the dashboard), ws (the first stream client) and
+ * commander (the command line). They were 0.6 of the bundle's 1.35 MB, which every start read,
+ * decoded, and whose top level (zod's is not wrapped) it deserialised and evaluated (issue 33,
+ * round 6). Each is a leaf (it imports nothing of src), so a chunk shares no module with the bundle.
+ */
+const CHUNKS = {
+  zod: `export { ${zodValues.join(', ')} } from 'zod'`,
+  faker: FAKER_CHUNK,
+  express: `module.exports = require('express')`,
+  ws: `module.exports = require('ws')`,
+  commander: `module.exports = require('commander')`,
+}
+const packagesAsChunks = {
+  name: 'packages-as-chunks',
+  setup(build) {
+    build.onResolve({ filter: /^(express|ws|commander)$/ }, (args) => ({ path: args.path, namespace: 'packages-as-chunks' }))
+    build.onLoad({ filter: /.*/, namespace: 'packages-as-chunks' }, (args) => ({ loader: 'js', contents: `module.exports = require('./${args.path}.chunk.cjs')` }))
+    build.onResolve({ filter: /^\.\/[\w-]+\.chunk\.cjs$/ }, (args) => ({ path: args.path, external: true }))
   },
 }
 
@@ -220,14 +239,15 @@ const ENTRY = `export * from './src/public.ts'
 export const main = async (argv) => (await import('./src/cli/main.ts')).main(argv)
 `
 
-await build({
+const { metafile } = await build({
+  metafile: true,
   stdin: { contents: ENTRY, resolveDir: '.', loader: 'ts', sourcefile: 'sandbox-entry.ts' },
   bundle: true,
   platform: 'node',
   format: 'cjs',
   target: 'node20',
   outfile: bundleFile,
-  plugins: [bodyParserOnFirstUse, mimeTypesOnFirstUse, qsOnFirstUse, fakerPersonNamesOnly, builtinsOnFirstUse, zodOnFirstUse, versionAsBuilt],
+  plugins: [packagesAsChunks, fakerPersonNamesOnly, builtinsOnFirstUse, zodOnFirstUse, versionAsBuilt],
   // Names are not minified, so stack traces in the logs stay readable.
   minifyWhitespace: true,
   minifySyntax: true,
@@ -240,13 +260,35 @@ await build({
   banner: { js: "const __bundleUrl = /^[\\w/.-]+$/.test(__filename) ? `file://${__filename}` : require('node:url').pathToFileURL(__filename).href;" },
 })
 
+const chunked = Object.keys(metafile.inputs).filter((input) => /node_modules\/(zod|express|ws|commander|@faker-js)\//.test(input))
+if (chunked.length > 0) throw new Error(`bundle-cli: the bundle holds modules that belong in a chunk: ${chunked.slice(0, 5).join(', ')}`)
+
+for (const file of readdirSync(dist)) if (file.endsWith('.chunk.cjs')) rmSync(`${dist}${file}`)
+for (const [name, contents] of Object.entries(CHUNKS)) {
+  await build({
+    stdin: { contents, resolveDir: ROOT, loader: 'js', sourcefile: `${name}-chunk.js` },
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    outfile: `${dist}${name}.chunk.cjs`,
+    plugins: [bodyParserOnFirstUse, mimeTypesOnFirstUse, qsOnFirstUse, builtinsOnFirstUse],
+    minifyWhitespace: true,
+    minifySyntax: true,
+    legalComments: 'none',
+    logLevel: 'warning',
+  })
+}
+
 // loadBundle() reads the bundle as latin1 when it is ASCII, which is what esbuild writes by default,
 // and compiles it as it is when it is already wrapped as Node wraps a CommonJS module (a start then
-// makes no copy of it with the wrapper around).
-const bundled = readFileSync(bundleFile)
-if (!isAscii(bundled)) throw new Error('bundle-cli: the bundle is not ASCII')
+// makes no copy of it with the wrapper around). The chunks alike.
 const { BUNDLE_WRAPPER, loadBundle } = await import(pathToFileURL(`${dist}code-cache.js`).href)
-writeFileSync(bundleFile, `${BUNDLE_WRAPPER[0]}${bundled.toString('latin1')}${BUNDLE_WRAPPER[1]}`, 'latin1')
+for (const file of [bundleFile, ...Object.keys(CHUNKS).map((name) => `${dist}${name}.chunk.cjs`)]) {
+  const bundled = readFileSync(file)
+  if (!isAscii(bundled)) throw new Error(`bundle-cli: ${file} is not ASCII`)
+  writeFileSync(file, `${BUNDLE_WRAPPER[0]}${bundled.toString('latin1')}${BUNDLE_WRAPPER[1]}`, 'latin1')
+}
 
 // loadBundle() as CommonJS as well, for the library's require() entry (tsc makes dist/code-cache.js, an ES module).
 await build({ entryPoints: ['src/code-cache.ts'], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: `${dist}code-cache.cjs`, logLevel: 'warning' })
@@ -304,9 +346,25 @@ const wallets = await send('/v1/wallets?limit=100')
 const source = wallets.data.find((wallet) => wallet.type === 'institutional' && wallet.network === 'polygon' && wallet.currency === 'USDC')
 const payment = { amount: '0.000001', currency: 'USDC', source_wallet: source.id, recipient: '0x000000000000000000000000000000000000dEaD' }
 await send('/v1/payments', { method: 'POST', body: JSON.stringify(payment) })
-await sandbox.close()
 bundle.saveCache()
+// The chunks a test's first requests do not load get caches of their own, not added to the bundle's
+// (saved above): express (a 404), faker (an account of another key), ws (a stream client).
+const notFound = await fetch(sandbox.baseUrl + '/no-such-path', { headers: { authorization: 'Bearer ' + sandbox.apiKey } })
+if (notFound.status !== 404) throw new Error('bundle-cli: /no-such-path answered ' + notFound.status)
+const other = await fetch(sandbox.baseUrl + '/v1/wallets', { headers: { authorization: 'Bearer sk_test_bundle_cli_other' } })
+if (!other.ok) throw new Error('bundle-cli: the wallets of another key answered ' + other.status)
+const { WebSocket } = await import('ws')
+await new Promise((opened, failed) => {
+  const client = new WebSocket(sandbox.baseUrl.replace(/^http/, 'ws') + '/v1/stream', { headers: { authorization: 'Bearer ' + sandbox.apiKey } })
+  client.on('open', () => client.close())
+  client.on('close', opened)
+  client.on('error', failed)
+})
+bundle.saveCache()
+await sandbox.close()
 process.kill(process.pid, 'SIGTERM') // the CLI's own clean stop
 `
 execFileSync(process.execPath, ['--input-type=module', '-e', makeCache], { stdio: 'inherit' })
-if (!readdirSync(dist).some((file) => file.endsWith('.v8cache'))) throw new Error('bundle-cli: no code cache was written to dist/')
+for (const name of ['cli.bundle', ...Object.keys(CHUNKS).map((chunk) => `${chunk}.chunk`)]) {
+  if (!readdirSync(dist).some((file) => file.startsWith(`${name}.cjs.`) && file.endsWith('.v8cache'))) throw new Error(`bundle-cli: no code cache for ${name}.cjs was written to dist/`)
+}

@@ -16,12 +16,21 @@ export interface LoadedBundle {
   /** `accepted`: V8 used a cache and skipped compiling; `rejected`: a cache was found but made by another V8 or flags; `none`: no cache yet. */
   cache: 'accepted' | 'rejected' | 'none'
   /**
-   * Writes the cache (only when none was accepted, and only the first time) into the first of the cache folders. Call it once
+   * Writes the cache (only when none was accepted, and only the first time) into the first of the cache folders, and
+   * the same for each chunk the bundle has loaded so far (see `CHUNK`). Call it once
    * the bundle has done its start-up work: V8 then includes every function compiled so far, not
    * only the top level. Best effort: a folder that cannot be written is skipped silently.
    */
   saveCache(): void
 }
+
+/**
+ * What the bundle requires as a chunk of its own: a file beside it (`./<name>.chunk.cjs`, written by
+ * scripts/bundle-cli.mjs) that holds packages a start never runs (zod, express, ws, commander,
+ * faker). A chunk is run through its own code cache, as the bundle is, when first required; so a
+ * start reads, deserialises and evaluates none of their code (issue 33, round 6).
+ */
+const CHUNK = /^\.\/[\w-]+\.chunk\.cjs$/
 
 /**
  * Runs a CommonJS bundle through V8's code cache, which Node 20 offers for `vm.Script` only (Node
@@ -68,13 +77,23 @@ export function loadBundle(bundleFile: string, cacheDirs: string[], options: { s
   const cache = cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'accepted'
   const module = { exports: {} as Record<string, unknown> }
   let saved = false
+  const chunks = new Map<string, LoadedBundle>()
+  const plainRequire = requireFrom(bundleFile)
+  // node's require() for everything else, its members (require.resolve) included.
+  const bundleRequire = Object.assign((id: string): unknown => {
+    if (!CHUNK.test(id)) return plainRequire(id)
+    let chunk = chunks.get(id)
+    if (chunk === undefined) chunks.set(id, (chunk = loadBundle(join(dirname(bundleFile), id), cacheDirs, options)))
+    return chunk.exports
+  }, plainRequire)
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void
-  wrapper.call(module.exports, module.exports, requireFrom(bundleFile), module, bundleFile, dirname(bundleFile))
+  wrapper.call(module.exports, module.exports, bundleRequire, module, bundleFile, dirname(bundleFile))
 
   return {
     exports: module.exports,
     cache,
     saveCache() {
+      for (const chunk of chunks.values()) chunk.saveCache()
       const dir = cacheDirs[0]
       if (cache === 'accepted' || saved || dir === undefined) return
       saved = true

@@ -1,6 +1,6 @@
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs'
+import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { BUNDLE_WRAPPER, loadBundle } from '../../src/code-cache.js'
 
@@ -118,6 +118,35 @@ describe('loadBundle (V8 code cache for the CLI bundle)', () => {
     expect(loadBundle(bundleFile(), [caches]).cache).toBe('none')
     chmodSync(caches, 0o700)
     expect(loadBundle(bundleFile(), [caches]).cache).toBe('accepted')
+  })
+
+  it("runs a chunk the bundle requires (./<name>.chunk.cjs) once, on first use, through a cache of its own", () => {
+    const BUNDLE = "module.exports = { chunk: () => require('./extra.chunk.cjs'), sep: require('node:path').sep, resolves: typeof require.resolve }\n"
+    const CHUNK = 'module.exports = { made: Symbol("one instance") }\n'
+    const copy = () => {
+      const file = bundleFile(BUNDLE)
+      writeFileSync(join(dirname(file), 'extra.chunk.cjs'), CHUNK)
+      return loadBundle(file, [caches])
+    }
+    const first = copy()
+    expect([first.exports.sep, first.exports.resolves]).toEqual(['/', 'function'])
+    first.saveCache()
+    // Not required yet: not loaded, so no cache of its own.
+    expect(cacheFiles()).toEqual([expect.stringMatching(/^bundle\.cjs\./)])
+    const chunk = (first.exports.chunk as () => { made: symbol })()
+    expect((first.exports.chunk as () => unknown)()).toBe(chunk)
+    first.saveCache()
+    const made = cacheFiles().sort()
+    expect(made).toEqual([expect.stringMatching(/^bundle\.cjs\./), expect.stringMatching(/^extra\.chunk\.cjs\./)])
+    const stats = made.map((file) => statSync(join(caches, file))).map(({ ino, mtimeMs }) => ({ ino, mtimeMs }))
+
+    // The next load accepts both caches, so neither is written again.
+    const second = copy()
+    expect(second.cache).toBe('accepted')
+    expect(((second.exports.chunk as () => { made: symbol })()).made.description).toBe('one instance')
+    second.saveCache()
+    expect(cacheFiles().sort()).toEqual(made)
+    expect(made.map((file) => statSync(join(caches, file)))).toMatchObject(stats)
   })
 
   it('starts anyway when the cache folder cannot be written', () => {
