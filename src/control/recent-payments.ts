@@ -9,8 +9,8 @@ const GENERATION = 4096
  * made) finds it without asking every account: a payment id says nothing of its account, and that
  * walk hashed the id once per account (a suite that makes an account per test file has hundreds).
  * A hint only: the caller checks that the account still holds the payment (a reset or restore may
- * have replaced it) and walks the accounts when it does not. Two generations of a map, the older dropped whole: bounded,
- * and nothing is ever deleted one entry at a time.
+ * have replaced it) and walks the accounts when it does not. Two generations of a map, the older
+ * dropped whole: bounded, and nothing is ever deleted one entry at a time.
  */
 export class RecentPayments {
   private current = new Map<string, string>()

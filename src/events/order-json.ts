@@ -104,28 +104,39 @@ let lastEventText = ''
  */
 export function eventJson(event: SandboxEvent): string {
   if (event === lastEvent) return lastEventText
-  const { data } = event
-  const object = objectJson(event.type, data.object)
-  const head = object === undefined ? undefined : publishedEventHead(event)
-  const text = object === undefined
-    ? JSON.stringify(event)
-    : head !== undefined ? head + object + EVENT_TAIL : spliceJson(event as unknown as Record<string, unknown>, 'data', spliceJson(data, 'object', object))
+  const written = writeEvent(event)
+  return remember(event, typeof written === 'string' ? written : written[0] + written[1] + written[2])
+}
+
+/**
+ * `eventJson(event)` as three texts to be written one after the other when it can be, without making
+ * the event's whole text when nobody has (the event log writes them into its bytes: an event's text
+ * made whole was made to be copied once and dropped, and writing it copied it twice, into one piece
+ * and then into the bytes). The text made whole when it was (the webhooks wanted it).
+ */
+export function eventJsonParts(event: SandboxEvent): readonly [string, string, string] | string {
+  if (event === lastEvent) return lastEventText
+  const written = writeEvent(event)
+  return typeof written === 'string' ? remember(event, written) : written
+}
+
+function remember(event: SandboxEvent, text: string): string {
   lastEvent = event
   lastEventText = text
   return text
 }
 
 /**
- * `JSON.stringify(event)` as three texts to be written one after the other, without making the
- * event's whole text when nobody has (the event log writes them into its bytes: an event's text
- * made whole was made to be copied once and dropped, and writing it copied it twice, into one piece
- * and then into the bytes). The text made whole when it was (the webhooks wanted it).
+ * An event's JSON: its head, its object's text and its tail for an event the publisher made around
+ * an object with a writer of its own (nearly every payment and order event), the whole text for any
+ * other.
  */
-export function eventJsonParts(event: SandboxEvent): readonly [string, string, string] | string {
-  if (event === lastEvent) return lastEventText
+function writeEvent(event: SandboxEvent): readonly [string, string, string] | string {
+  const { data } = event
+  const object = objectJson(event.type, data.object)
+  if (object === undefined) return JSON.stringify(event)
   const head = publishedEventHead(event)
-  const object = head === undefined ? undefined : objectJson(event.type, event.data.object)
-  return object === undefined ? eventJson(event) : [head!, object, EVENT_TAIL]
+  return head === undefined ? spliceJson(event as unknown as Record<string, unknown>, 'data', spliceJson(data, 'object', object)) : [head, object, EVENT_TAIL]
 }
 
 const EVENT_TAIL = '}}'

@@ -42,7 +42,7 @@ export function createApp(deps: AppDeps, http: HttpServices, routes: readonly La
   const front: RequestHandler[] = [
     ...(deps.config.dataFile && deps.config.durability === 'strict' ? [holdAnswersUntilDurable(() => deps.store.durable())] : []),
     limitPipelining(http.journal ? journalOnClose(http) : undefined),
-    identifyAndJournal(deps, http),
+    identifyAndLog(deps, http),
     ...extra,
   ]
   const index = createRouteIndex()
@@ -213,7 +213,7 @@ function journalOnClose(http: HttpServices): (this: ServerResponse) => void {
  * it reads its request's arrival from `res.locals` and is called with the response as `this`
  * (node's ServerResponse knows its request as `res.req`).
  */
-function identifyAndJournal(deps: AppDeps, http: HttpServices): RequestHandler {
+function identifyAndLog(deps: AppDeps, http: HttpServices): RequestHandler {
   const { onResponse, journal } = http
   function logged(this: Response) {
     onResponse!(this.req, this, timing(this))
