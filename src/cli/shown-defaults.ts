@@ -24,7 +24,7 @@ const DESCRIBED: Partial<Record<ConfigKey, string>> = {
 /** Durations parse to ms; the help writes them the way the flag takes them (30s, 5m). */
 const DURATIONS: ReadonlySet<ConfigKey> = new Set(['quoteTtl', 'signatureMaxAge'])
 
-/** Parsed when the help is first written (src/cli/main.ts), not as the CLI loads. */
+/** Parsed when the help is first written (src/cli/program.ts), not as the CLI loads. */
 let defaults: Record<string, unknown> | undefined
 
 export function shownDefault(key: ConfigKey): string | undefined {

@@ -18,9 +18,9 @@ const tmp = mkdtempSync(join(tmpdir(), 'cli-code-cache-'))
 afterAll(() => rmSync(tmp, { recursive: true, force: true }))
 
 /** A CLI start under other V8 flags than the build's (so the shipped cache is rejected), stopped once it has answered a request. */
-async function startAndStop(): Promise<void> {
+async function startAndStop(...flags: string[]): Promise<void> {
   // --max-old-space-size changes V8's flags, which a code cache must match.
-  const child = spawn(process.execPath, ['--max-old-space-size=500', BIN, '--ready-json', '--quiet', '--port', '0'], { cwd: ROOT, env: cleanEnv({ TMPDIR: tmp }), stdio: ['ignore', 'pipe', 'inherit'] })
+  const child = spawn(process.execPath, ['--max-old-space-size=500', BIN, '--ready-json', '--quiet', '--port', '0', ...flags], { cwd: ROOT, env: cleanEnv({ TMPDIR: tmp }), stdio: ['ignore', 'pipe', 'inherit'] })
   const exited = new Promise((resolve) => child.on('exit', resolve))
   let out = ''
   const ready = await new Promise<{ url: string }>((resolve, reject) => {
@@ -42,12 +42,25 @@ const caches = () => readdirSync(tmp).flatMap((dir) => readdirSync(join(tmp, dir
 describe('the CLI code cache in the temp folder', () => {
   it('is written by the first start and accepted by the next (written once: a rejected one would be written anew)', async () => {
     await startAndStop()
-    // The bundle's, and that of the chunk the command line needs (commander: src/code-cache.ts, CHUNK); no other chunk is loaded.
+    // The bundle's alone: a plain start's flags are read without commander (src/cli/main.ts), so no chunk is loaded.
     const made = caches().sort()
-    expect(made).toEqual([expect.stringMatching(/\/cli\.bundle\.cjs\.[0-9a-f]+-[0-9a-f]{8}\.v8cache$/), expect.stringMatching(/\/commander\.chunk\.cjs\.[0-9a-f]+-[0-9a-f]{8}\.v8cache$/)])
+    expect(made).toEqual([expect.stringMatching(/\/cli\.bundle\.cjs\.[0-9a-f]+-[0-9a-f]{8}\.v8cache$/)])
     const stats = made.map((file) => statSync(file)).map(({ ino, mtimeMs }) => ({ ino, mtimeMs }))
     await startAndStop()
     expect(caches().sort()).toEqual(made)
     expect(made.map((file) => statSync(file))).toMatchObject(stats)
+  }, 60_000)
+
+  it('gets the cache of commander\'s chunk from a start that commander reads (a flag given twice), and keeps the bundle\'s', async () => {
+    await startAndStop()
+    const [bundle] = caches()
+    const { ino, mtimeMs } = statSync(bundle!)
+    await startAndStop('--quiet')
+    const made = caches().sort()
+    expect(made).toEqual([bundle, expect.stringMatching(/\/commander\.chunk\.cjs\.[0-9a-f]+-[0-9a-f]{8}\.v8cache$/)])
+    expect(statSync(bundle!)).toMatchObject({ ino, mtimeMs })
+    const commander = statSync(made[1]!)
+    await startAndStop('--quiet')
+    expect(statSync(made[1]!)).toMatchObject({ ino: commander.ino, mtimeMs: commander.mtimeMs })
   }, 60_000)
 })

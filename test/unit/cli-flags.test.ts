@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { buildProgram } from '../../src/cli/main.js'
+import { buildProgram } from '../../src/cli/program.js'
 import type { Config } from '../../src/config.js'
 
 async function configFrom(argv: string[], env: Record<string, string>): Promise<Config> {

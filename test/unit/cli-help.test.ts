@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { buildProgram } from '../../src/cli/main.js'
+import { buildProgram } from '../../src/cli/program.js'
 import { CONFIG_KEYS, envName, flagName, loadConfig, type ConfigKey } from '../../src/config.js'
 
 /** `--help` as printed, one entry per option with its wrapped lines joined. */

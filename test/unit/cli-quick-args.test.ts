@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { buildProgram, quickServeArgs } from '../../src/cli/main.js'
+import { buildProgram } from '../../src/cli/program.js'
+import { quickServeArgs } from '../../src/cli/main.js'
 import type { ServeOptions } from '../../src/cli/serve.js'
 import { ConfigError, loadConfig, type Config } from '../../src/config.js'
 

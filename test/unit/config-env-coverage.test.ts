@@ -1,7 +1,7 @@
 import { isDeepStrictEqual } from 'node:util'
 import * as z from 'zod'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { buildProgram } from '../../src/cli/main.js'
+import { buildProgram } from '../../src/cli/program.js'
 import { CONFIG_KEYS, configSchema, envName, flagName, loadConfig, type Config, type ConfigKey } from '../../src/config.js'
 
 /**

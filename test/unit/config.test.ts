@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { buildProgram } from '../../src/cli/main.js'
+import { buildProgram } from '../../src/cli/program.js'
 import { CONFIG_KEYS, ConfigError, DEFAULT_FIXTURES_DIR, envName, flagName, idsVaryAcrossStarts, loadConfig, seedOf, type Config, type ConfigKey } from '../../src/config.js'
 
 /** loadConfig's error message, or a failure if it did not throw a ConfigError. */

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, readdirSync } from 'node:fs'
 import { dirname, join, relative, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { buildProgram } from '../../src/cli/main.js'
+import { buildProgram } from '../../src/cli/program.js'
 import { shownDefault } from '../../src/cli/shown-defaults.js'
 import { CONFIG_KEYS, envName, flagName, type ConfigKey } from '../../src/config.js'
 

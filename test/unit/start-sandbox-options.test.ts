@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import { createServer, type AddressInfo } from 'node:net'
 import { join, resolve } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { buildProgram } from '../../src/cli/main.js'
+import { buildProgram } from '../../src/cli/program.js'
 import { ConfigError, startSandbox } from '../../src/public.js'
 
 /** The library names its own options in errors; the CLI names its flags and variables. */
