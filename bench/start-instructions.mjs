@@ -6,6 +6,7 @@
 // other V8 flags make V8 reject the cache). Prints each side's mean and its ratio to bare's.
 //
 //   node bench/start-instructions.mjs cli:. library:. cli:/work/main   # any sides; bare is always counted
+//   node bench/start-instructions.mjs import:. import:/work/main       # the library through its import entry (dist/library.mjs)
 // Knobs: ROUNDS (2).
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs'
@@ -16,7 +17,8 @@ import { FIXTURE, printTable } from './lib.mjs'
 const ROUNDS = Number(process.env.ROUNDS ?? 2)
 const sides = ['bare', ...process.argv.slice(2)].map((side) => {
   const [kind, dir = ''] = side.split(/:(.*)/s)
-  if (!['cli', 'library', 'bare'].includes(kind) || (kind !== 'bare' && !dir)) throw new Error(`a side is cli:<folder>, library:<folder> or bare, not ${side}`)
+  if (!['cli', 'library', 'import', 'bare'].includes(kind) || (kind !== 'bare' && !dir)) throw new Error(`a side is cli:<folder>, library:<folder>, import:<folder> or bare, not ${side}`)
+  if (kind === 'import') return { name: side, args: [FIXTURE('import-until-health.mjs'), resolve(dir)] }
   return { name: side, args: [FIXTURE('start-until-health.cjs'), kind, resolve(dir || '.')] }
 })
 
