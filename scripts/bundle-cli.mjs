@@ -295,36 +295,40 @@ for (const file of [bundleFile, ...Object.keys(CHUNKS).map((name) => `${dist}${n
 await build({ entryPoints: ['src/code-cache.ts'], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: `${dist}code-cache.cjs`, logLevel: 'warning' })
 
 /**
- * The library's entries. require() gets the bundle's exports; import gets the same objects through
- * the CommonJS one (one module instance, so `instanceof ConfigError` holds whichever way a suite
- * loaded it), their names listed from the bundle itself. The first startSandbox() writes a code
- * cache when the shipped one does not fit this Node, as the CLI's first start does.
+ * The library's entries: the bundle's exports less the command line's `main`, for require() and for
+ * import, both from loadSandboxLibrary() (src/code-cache.ts), which keeps one instance a process, so
+ * `instanceof ConfigError` holds whichever way a suite loaded the package. dist/library.mjs carries
+ * the loader itself (src/code-cache.ts as an ES module, its names listed from the bundle): requiring
+ * dist/library.cjs from it, as until round 7 of issue 33, took an import through node's CommonJS
+ * loader for that file and dist/code-cache.cjs. Importing a CommonJS file is worse still: node's
+ * translator first parses it for the names it exports.
  */
 const { main: _cli, ...library } = loadBundle(bundleFile, []).exports
 writeFileSync(`${dist}library.cjs`, `'use strict'
 // The library's entry for require() (package.json "exports"): dist/cli.bundle.cjs through its V8
-// code cache. Written by scripts/bundle-cli.mjs.
-const { loadSandboxBundle } = require('./code-cache.cjs')
-const bundle = loadSandboxBundle(__dirname)
-const { main: _cli, ...library } = bundle.exports
-module.exports = {
-  ...library,
-  async startSandbox(options) {
-    const sandbox = await library.startSandbox(options)
-    bundle.saveCache()
-    return sandbox
+// code cache (src/code-cache.ts, loadSandboxLibrary). Written by scripts/bundle-cli.mjs.
+module.exports = require('./code-cache.cjs').loadSandboxLibrary(__dirname)
+`)
+await build({
+  stdin: {
+    contents: `import { loadSandboxLibrary } from './src/code-cache.ts'
+export const { ${Object.keys(library).sort().join(', ')} } = loadSandboxLibrary(import.meta.dirname)
+`,
+    resolveDir: ROOT,
+    loader: 'ts',
+    sourcefile: 'library-entry.ts',
   },
-}
-`)
-writeFileSync(`${dist}library.mjs`, `// The library's entry for import (package.json "exports"): the objects of dist/library.cjs. Written
-// by scripts/bundle-cli.mjs. Required rather than imported: an import of a CommonJS file goes through
-// node's CommonJS translator, which first parses the file for the names it exports (issue 33). And
-// node:module from process.getBuiltinModule(), not imported: an import of a built-in module is
-// linked through an ES module made for it, which wraps each of its exports.
-const library = process.getBuiltinModule('node:module').createRequire(import.meta.url)('./library.cjs')
-
-export const { ${Object.keys(library).sort().join(', ')} } = library
-`)
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node20',
+  outfile: `${dist}library.mjs`,
+  // An ES module has no require(): the loader makes one with node:module (src/code-cache.ts, requireFrom).
+  define: { require: 'undefined' },
+  banner: { js: `// The library's entry for import (package.json "exports"): dist/cli.bundle.cjs through its V8 code\n// cache, src/code-cache.ts bundled in. Written by scripts/bundle-cli.mjs.` },
+  logLevel: 'warning',
+})
+if (!/^export \{/m.test(readFileSync(`${dist}library.mjs`, 'latin1')) || /^import /m.test(readFileSync(`${dist}library.mjs`, 'latin1'))) throw new Error('bundle-cli: dist/library.mjs should export the library and import nothing')
 
 // The shipped code cache: start the CLI once through the bundle, as bin/wallet-sandbox.js does, then
 // send what a test sends first (the health check, its wallets, a payment) to a library sandbox in

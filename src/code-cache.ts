@@ -1,7 +1,12 @@
-import { isAscii } from 'node:buffer'
-import { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync, type BigIntStats } from 'node:fs'
-import { basename, dirname, join } from 'node:path'
-import { Script } from 'node:vm'
+import type { BigIntStats } from 'node:fs'
+
+// Node's modules from process.getBuiltinModule(), not imported: dist/library.mjs carries this module
+// as an ES module, where an import of a built-in module is linked through an ES module made for it,
+// which wraps each of its exports (node:fs has about a hundred).
+const { isAscii } = process.getBuiltinModule('node:buffer')
+const { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } = process.getBuiltinModule('node:fs')
+const { basename, dirname, join } = process.getBuiltinModule('node:path')
+const { Script } = process.getBuiltinModule('node:vm')
 
 /**
  * What Node puts around a CommonJS module. scripts/bundle-cli.mjs writes the bundle with it already
@@ -162,6 +167,37 @@ function writeAtomically(file: string, data: string | NodeJS.ArrayBufferView): v
  */
 export function loadSandboxBundle(dist: string): LoadedBundle {
   return loadBundle(join(dist, 'cli.bundle.cjs'), [join(tempFolder(), `wallet-sandbox-code-cache-${process.getuid?.() ?? 'user'}`), dist])
+}
+
+/** Where loadSandboxLibrary() keeps the library it loaded, by bundle file, for the whole process. */
+const LIBRARIES = Symbol.for('wallet-sandbox.libraries')
+
+/**
+ * The library's exports (the bundle's, less the command line's `main`) for its entries,
+ * dist/library.cjs (require) and dist/library.mjs (import), which scripts/bundle-cli.mjs writes:
+ * `startSandbox()` also writes the code cache when the shipped one did not fit this Node (as the
+ * CLI's first start does). The import entry carries this module itself rather than requiring
+ * dist/code-cache.cjs, which went through node's CommonJS loader twice (dist/library.cjs, then this
+ * file: resolving, reading and compiling each without a cache, about 3 ms of an import, issue 33);
+ * so the library is kept on the global object under a registered symbol, and a suite that loads
+ * the package both ways gets one instance (one bundle evaluated, `instanceof ConfigError` either way).
+ */
+export function loadSandboxLibrary(dist: string): Record<string, unknown> {
+  const loaded = ((globalThis as { [LIBRARIES]?: Map<string, Record<string, unknown>> })[LIBRARIES] ??= new Map())
+  const file = join(dist, 'cli.bundle.cjs')
+  let library = loaded.get(file)
+  if (library === undefined) {
+    const bundle = loadSandboxBundle(dist)
+    const { main: _cli, ...exports } = bundle.exports
+    const start = exports.startSandbox as (options?: unknown) => Promise<unknown>
+    exports.startSandbox = async (options?: unknown) => {
+      const sandbox = await start(options)
+      bundle.saveCache()
+      return sandbox
+    }
+    loaded.set(file, (library = exports))
+  }
+  return library
 }
 
 /**

@@ -44,6 +44,24 @@ describe('the library entries', () => {
     expect(same).toEqual({ same: ['ConfigError', 'SandboxControlError', 'EventWaitTimeoutError', 'VERSION', 'startSandbox'], caught: true })
   })
 
+  it('are one module instance when required first, too, and the import goes through no CommonJS file', () => {
+    const loaded = inNode(`
+      import { createRequire } from 'node:module'
+      const require = createRequire(import.meta.url)
+      const imported = await import(${JSON.stringify(pathToFileURL(entry('import')).href)})
+      // The import entry carries the loader (src/code-cache.ts, loadSandboxLibrary): no file of dist/ went through require().
+      const requiredByImport = Object.keys(require.cache)
+      const required = require(${JSON.stringify(entry('require'))})
+      process.stdout.write(JSON.stringify({ requiredByImport, same: Object.keys(imported).filter((name) => imported[name] === required[name]).sort() }))`)
+    expect(loaded).toEqual({ requiredByImport: [], same: runtimeNames })
+    const requiredFirst = inNode(`
+      import { createRequire } from 'node:module'
+      const required = createRequire(import.meta.url)(${JSON.stringify(entry('require'))})
+      const imported = await import(${JSON.stringify(pathToFileURL(entry('import')).href)})
+      process.stdout.write(JSON.stringify(Object.keys(imported).filter((name) => imported[name] === required[name]).sort()))`)
+    expect(requiredFirst).toEqual(runtimeNames)
+  })
+
   it('run the bundle through the code cache the build made: a process that imports the package compiles none of it', () => {
     // What a suite's process does, then what the bundle's loader says of the cache it found.
     const { cache, names } = inNode(`
