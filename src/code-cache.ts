@@ -84,13 +84,16 @@ export function loadBundle(bundleFile: string, cacheDirs: string[], options: { s
   let saved = false
   const chunks = new Map<string, LoadedBundle>()
   const plainRequire = requireFrom(bundleFile)
-  // node's require() for everything else, its members (require.resolve) included.
-  const bundleRequire = Object.assign((id: string): unknown => {
-    if (!CHUNK.test(id)) return plainRequire(id)
+  // Node's own modules as they are (all the bundle requires but its chunks); node's require() for
+  // everything else (a chunk's packages), its members (require.resolve) included.
+  const bundleRequire = (id: string): unknown => {
+    if (id.startsWith('node:')) return process.getBuiltinModule(id) ?? plainRequire()(id)
+    if (!CHUNK.test(id)) return plainRequire()(id)
     let chunk = chunks.get(id)
     if (chunk === undefined) chunks.set(id, (chunk = loadBundle(join(dirname(bundleFile), id), cacheDirs, options)))
     return chunk.exports
-  }, plainRequire)
+  }
+  for (const member of ['resolve', 'main', 'extensions', 'cache'] as const) Object.defineProperty(bundleRequire, member, { get: () => plainRequire()[member], enumerable: true })
   const wrapper = script.runInThisContext() as (...args: unknown[]) => void
   wrapper.call(module.exports, module.exports, bundleRequire, module, bundleFile, dirname(bundleFile))
 
@@ -201,14 +204,17 @@ export function loadSandboxLibrary(dist: string): Record<string, unknown> {
 }
 
 /**
- * A require() that resolves from the bundle's folder. dist/code-cache.cjs, this module as CommonJS,
- * sits beside the bundle, so its own require() is that one; elsewhere (the ES module build, tests)
- * node:module makes one. Loading node:module (it brings part of the ES module loader) and node:os
- * cost a start about 1.5 ms of CPU (issue 33).
+ * A require() that resolves from the bundle's folder, made on first need. dist/code-cache.cjs, this
+ * module as CommonJS, sits beside the bundle, so its own require() is that one; elsewhere (the ES
+ * module build, dist/library.mjs, and tests) node:module makes one, which the bundle needs only
+ * for a chunk's packages: its own requires are of node's modules, and making a require() cost an
+ * import through dist/library.mjs about 3.5 M instructions (issue 33, round 7). Loading node:module
+ * (it brings part of the ES module loader) and node:os cost a start about 1.5 ms of CPU (issue 33).
  */
-function requireFrom(file: string): NodeJS.Require {
-  if (typeof require === 'function' && typeof __dirname === 'string' && dirname(file) === __dirname) return require
-  return process.getBuiltinModule('node:module').createRequire(file)
+function requireFrom(file: string): () => NodeJS.Require {
+  if (typeof require === 'function' && typeof __dirname === 'string' && dirname(file) === __dirname) return () => require
+  let made: NodeJS.Require | undefined
+  return () => (made ??= process.getBuiltinModule('node:module').createRequire(file))
 }
 
 /** os.tmpdir(), which on Linux and macOS reads these variables in this order. */

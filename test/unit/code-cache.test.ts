@@ -43,6 +43,18 @@ describe('loadBundle (V8 code cache for the CLI bundle)', () => {
     expect((second.exports.add as (a: number, b: number) => number)(4, 5)).toBe(9)
   })
 
+  it("gives the bundle node's modules, and node's require() with its members for anything else", () => {
+    // This test loads src/code-cache.ts as an ES module, which makes its require() only on first need (requireFrom).
+    const source = `module.exports = {
+      http: require('node:http') === process.getBuiltinModule('node:http'),
+      unprefixed: require('path') === process.getBuiltinModule('node:path'),
+      resolved: require.resolve('node:path'),
+      members: [typeof require.cache, typeof require.extensions],
+      missing: (() => { try { require('no-such-package-here') } catch (error) { return error.code } })(),
+    }`
+    expect(loadBundle(bundleFile(source), [caches]).exports).toEqual({ http: true, unprefixed: true, resolved: 'node:path', members: ['object', 'object'], missing: 'MODULE_NOT_FOUND' })
+  })
+
   it('compiles a bundle written with the wrapper already around as it is (as scripts/bundle-cli.mjs writes it), and caches it', () => {
     const wrapped = `${BUNDLE_WRAPPER[0]}${SOURCE}${BUNDLE_WRAPPER[1]}`
     const first = loadBundle(bundleFile(wrapped), [caches])
