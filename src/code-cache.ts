@@ -1,10 +1,11 @@
 import type { BigIntStats } from 'node:fs'
+import { checksumOf, isTrusted, readIfPresent, SETTLED_MS, writeAtomically } from './code-cache-files.js'
 
 // Node's modules from process.getBuiltinModule(), not imported: dist/library.mjs carries this module
 // as an ES module, where an import of a built-in module is linked through an ES module made for it,
 // which wraps each of its exports (node:fs has about a hundred).
 const { isAscii } = process.getBuiltinModule('node:buffer')
-const { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync, renameSync, statSync, writeFileSync } = process.getBuiltinModule('node:fs')
+const { closeSync, fstatSync, mkdirSync, openSync, readFileSync } = process.getBuiltinModule('node:fs')
 const { basename, dirname, join } = process.getBuiltinModule('node:path')
 const { Script } = process.getBuiltinModule('node:vm')
 
@@ -117,53 +118,6 @@ export function loadBundle(bundleFile: string, cacheDirs: string[], options: { s
 }
 
 /**
- * How old (ms) a file's last change must be before its checksum is remembered: a change within the
- * same tick of the file system's clock as the one the checksum was taken after would leave the
- * file's times as they were (git's "racily clean" entries), so a file changed this recently is
- * checksummed on every start.
- */
-const SETTLED_MS = 2_000
-
-/**
- * The bytes' CRC-32 (zlib's, rather than a SHA from node:crypto, which was the costliest module a
- * start loaded), as 8 hex digits. Loading node:zlib and checksumming 1.35 MB was about 2 ms of a
- * start's CPU (issue 33), for a file that changes only when the package does; so, as git's index
- * trusts a file's stat data, the checksum is remembered in `memoDir` under the file's device and
- * inode, with its size, mtime and ctime (which no one can set back: an edit always moves it), and
- * computed again only when one of them changed. What a cache may hold is guarded by the folders'
- * ownership (isTrusted), not by this name.
- */
-function checksumOf(file: string, bytes: Buffer, identity: BigIntStats, memoDir: string | undefined, settledMs: number): string {
-  const memo = memoDir === undefined ? undefined : join(memoDir, `${basename(file)}.${identity.dev}-${identity.ino}.checksum`)
-  const stamp = `${identity.size} ${identity.mtimeNs} ${identity.ctimeNs}`
-  if (memo !== undefined && isTrusted(memoDir!)) {
-    try {
-      const [memoStamp, checksum] = readFileSync(memo, 'latin1').split('\n')
-      if (memoStamp === stamp && checksum !== undefined && /^[0-9a-f]{8}$/.test(checksum)) return checksum
-    } catch {
-      // None yet.
-    }
-  }
-  const checksum = process.getBuiltinModule('node:zlib').crc32(bytes).toString(16).padStart(8, '0')
-  if (memo !== undefined && Date.now() - Number(identity.ctimeMs) >= settledMs) {
-    try {
-      mkdirSync(memoDir!, { recursive: true, mode: 0o700 })
-      if (isTrusted(memoDir!)) writeAtomically(memo, `${stamp}\n${checksum}`)
-    } catch {
-      // A folder that cannot be written: the next start checksums again.
-    }
-  }
-  return checksum
-}
-
-/** Write then rename: parallel starts (a CI matrix) never read a half-written file. */
-function writeAtomically(file: string, data: string | NodeJS.ArrayBufferView): void {
-  const partial = `${file}.${process.pid}.partial`
-  writeFileSync(partial, data)
-  renameSync(partial, file)
-}
-
-/**
  * The sandbox's bundle (`dist/cli.bundle.cjs`: the CLI and the library alike), run through the cache
  * made at build time in `dist` or, when that one does not fit this Node, one in the temp folder,
  * made by the first start and used by the next ones. `dist` is the folder of the bundle.
@@ -222,44 +176,4 @@ function tempFolder(): string {
   if (process.platform === 'win32') return process.getBuiltinModule('node:os').tmpdir()
   const folder = process.env.TMPDIR || process.env.TMP || process.env.TEMP || '/tmp'
   return folder.length > 1 && folder.endsWith('/') ? folder.slice(0, -1) : folder
-}
-
-/**
- * The file's bytes, read into `room` when they fit: the bundle's bytes, which nothing needs once they
- * are decoded. Read into memory of its own, the cache (0.8 MB) cost a CLI start about 130 page faults
- * more (half a millisecond on the machine of docs/benchmarks.md, issue 33).
- */
-function readIfPresent(file: string, room: Buffer): Buffer | undefined {
-  let fd: number
-  try {
-    fd = openSync(file, 'r')
-  } catch {
-    return undefined
-  }
-  try {
-    const { size } = fstatSync(fd)
-    if (size > room.length) return readFileSync(fd)
-    let read = 0
-    while (read < size) {
-      const chunk = readSync(fd, room, read, size - read, read)
-      if (chunk === 0) break
-      read += chunk
-    }
-    return room.subarray(0, read)
-  } catch {
-    return undefined
-  } finally {
-    closeSync(fd)
-  }
-}
-
-function isTrusted(dir: string): boolean {
-  try {
-    const { uid, mode } = statSync(dir)
-    const me = process.getuid?.()
-    // Windows has no uids, and there the temp folder is per user anyway.
-    return me === undefined || ((uid === me || uid === 0) && (mode & 0o022) === 0)
-  } catch {
-    return false
-  }
 }
