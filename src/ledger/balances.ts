@@ -86,7 +86,7 @@ const outside = (wallet: WalletRecord) => externalAccount(wallet.network, wallet
  */
 export function openBalance(account: AccountState, wallet: WalletRecord, units: bigint, at: number): void {
   if (units === 0n) return
-  if (units < 0n || wallet.available !== 0n || wallet.locked !== 0n) throw refusal({ cause: 'opening_balance', ref: wallet.id, at }, `an opening balance of ${units} on a wallet holding funds`)
+  if (units < 0n || wallet.available !== 0n || wallet.locked !== 0n) throw refusal({ cause: 'opening_balance', ref: wallet.id, at }, `an opening balance of ${units} on a wallet holding ${wallet.available} available, ${wallet.locked} locked`)
   account.postings.append('opening_balance', wallet.id, at, openingBalanceLines(wallet, { available: units, locked: 0n }))
   wallet.available = units
 }
