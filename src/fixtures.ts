@@ -1,5 +1,5 @@
 import { existsSync, readFileSync } from 'node:fs'
-import { join } from 'node:path'
+import { join, sep } from 'node:path'
 import * as z from 'zod'
 import { NETWORKS } from './model/networks.js'
 import { SCOPES } from './model/records.js'
@@ -110,7 +110,7 @@ export function loadFixtures(dir: string): Fixtures {
     magic: readFixture(dir, 'magic.json', () => fixtureSchemas()['magic.json']),
     screening: readFixture(dir, 'screening.json', () => fixtureSchemas()['screening.json']),
     // Folders made before settlements existed have no settlements.json: the shipped one stands in.
-    settlementMagic: readFixture(existsSync(join(dir, 'settlements.json')) ? dir : SHIPPED_FIXTURES_DIR, 'settlements.json', () => fixtureSchemas()['settlements.json']),
+    settlementMagic: readFixture(dir === SHIPPED_FIXTURES_DIR || existsSync(join(dir, 'settlements.json')) ? dir : SHIPPED_FIXTURES_DIR, 'settlements.json', () => fixtureSchemas()['settlements.json']),
     dir,
   }
 }
@@ -121,7 +121,9 @@ export function loadFixtures(dir: string): Fixtures {
  * and parsing them again on every start took about a tenth of the cold start.
  */
 export function readFixture<T extends z.ZodType>(dir: string, name: string, schema: () => T): z.output<T> {
-  const path = join(dir, name)
+  // The package's folder is already a normalised absolute path: joined by hand, without path.join's
+  // walk over every character, which runs cold at a start (six files, issue 33 round 7).
+  const path = dir === SHIPPED_FIXTURES_DIR ? `${dir}${sep}${name}` : join(dir, name)
   let raw: unknown
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'))

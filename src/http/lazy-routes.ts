@@ -33,11 +33,15 @@ export function lazyRoutes(groups: readonly LazyRouteGroup[]): { routes: LazyRou
         return routes
       }))
   })
-  const routes = groups.flatMap((group, index) =>
-    group.paths.map((entry, position): LazyRoute => {
-      const [method, path] = entry.split(' ') as [string, string]
-      return { method: method.toLowerCase() as Method, path, load: async () => (await loads[index]!())[position]! }
-    }),
-  )
+  // Every start makes these ninety routes: made in one array, without a split's array per entry.
+  const routes: LazyRoute[] = []
+  for (let index = 0; index < groups.length; index++) {
+    const { paths } = groups[index]!
+    for (let position = 0; position < paths.length; position++) {
+      const entry = paths[position]!
+      const space = entry.indexOf(' ')
+      routes.push({ method: entry.slice(0, space).toLowerCase() as Method, path: entry.slice(space + 1), load: async () => (await loads[index]!())[position]! })
+    }
+  }
   return { routes, loadAll: async () => (await Promise.all(loads.map((load) => load()))).flat() }
 }

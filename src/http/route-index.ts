@@ -55,9 +55,14 @@ export function createRouteIndex() {
   return {
     add(method: Method, path: string, handler: RequestHandler): void {
       routes.push({ method, path, handler })
-      const entry = { prefix: path.split(':')[0]!.toLowerCase(), match: pathMatcher(path), handler }
+      const colon = path.indexOf(':')
+      const entry = { prefix: (colon === -1 ? path : path.slice(0, colon)).toLowerCase(), match: pathMatcher(path), handler }
       const key = method.toUpperCase()
-      byMethod.set(key, [...(byMethod.get(key) ?? []), entry])
+      // Added to in place: a start adds ninety routes, and a copy of the method's list for each was
+      // most of what building the index allocated (issue 33, round 7).
+      const entries = byMethod.get(key)
+      if (entries) entries.push(entry)
+      else byMethod.set(key, [entry])
     },
 
     /** Every route added, in order. */
