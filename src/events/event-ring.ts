@@ -183,10 +183,9 @@ export class EventRing {
   }
 }
 
-/** A piece this short (an event's tail, `}}`) is stored a byte at a time: a write leaves the JavaScript heap, which costs more than its few bytes. */
+/** A piece this short (an event's tail, `}}`) is stored a byte at a time while ASCII: a write leaves the heap, which costs more than its few bytes. */
 const SHORT_PIECE = 4
-
-/** Writes `piece` at `at` as UTF-8 (a byte a character while they are ASCII); answers the bytes written. */
+/** Writes `piece` at `at` as UTF-8; answers the bytes written. */
 function writeShort(bytes: Buffer, piece: string, at: number): number {
   for (let i = 0; i < piece.length; i++) {
     const code = piece.charCodeAt(i)
