@@ -40,22 +40,28 @@ export function createRng(...parts: Array<string | number>): Rng {
 export const forkRngState = (state: RngState, ...parts: Array<string | number>): RngState => createRng(...state, ...parts).state()
 
 export function restoreRng(state: RngState): Rng {
-  let [a, b, c, d] = state
-
+  // The four words live in an Int32Array, not in four variables: a variable holding an int32 beyond
+  // a small integer's 31 bits is a heap number, a new one for each word changed, so every draw
+  // allocated (24 draws an id, four ids a payment: issue 33). Each operation below wraps to 32 bits
+  // as it did, so the same state gives the same numbers (a state is four integers: state() writes them).
+  const words = Int32Array.from(state)
   const uint32 = (): number => {
+    const a = words[0]!
+    const b = words[1]!
+    const c = words[2]!
+    const d = words[3]!
     const t = (((a + b) | 0) + d) | 0
-    d = (d + 1) | 0
-    a = b ^ (b >>> 9)
-    b = (c + (c << 3)) | 0
-    c = (c << 21) | (c >>> 11)
-    c = (c + t) | 0
+    words[3] = (d + 1) | 0
+    words[0] = b ^ (b >>> 9)
+    words[1] = (c + (c << 3)) | 0
+    words[2] = (((c << 21) | (c >>> 11)) + t) | 0
     return t >>> 0
   }
   const next = () => uint32() / 4294967296
   return {
     next,
     uint32,
-    state: () => [a >>> 0, b >>> 0, c >>> 0, d >>> 0],
+    state: () => [words[0]! >>> 0, words[1]! >>> 0, words[2]! >>> 0, words[3]! >>> 0],
     int: (max) => Math.floor(next() * max),
     bytes(length) {
       const out = new Uint8Array(length)

@@ -17,7 +17,7 @@ import { headersOf, KEPT_ELLIPSIS, type CapturedRequest } from './request-captur
 
 /**
  * The texts of an entry, one after the other in its segment: first its head, its id, path, query,
- * idempotency key and headers joined by NUL (which none of them can hold), as latin1
+ * idempotency key and headers joined by NUL (which none of them can hold, request-capture.ts), as latin1
  * (request-capture.ts says why), then the two bodies as UTF-8. Three writes a request: each write
  * leaves the JavaScript heap, and one for each header cost more than the rest of the journal.
  */
@@ -80,7 +80,7 @@ export class JournalRing {
     const at = slot * TEXTS
     const { segments } = this
     const { requestBody, responseBody } = request
-    const head = request.head.join('\0')
+    const { head } = request
     // Room for all of it: a character of the answer takes at most 3 bytes of UTF-8; the exact counts come from the writes.
     const responseRoom = Math.min(typeof responseBody === 'string' ? responseBody.length * (request.responseAscii ? 1 : 3) : (responseBody?.length ?? 0), bodyBytes)
     segments.begin(head.length + Math.min(requestBody?.length ?? 0, bodyBytes) + responseRoom)

@@ -61,7 +61,7 @@ export class EventRing {
     if (pieces === undefined) length = segment.bytes.write(text as string, segment.used)
     else {
       length = 0
-      for (const piece of pieces) length += segment.bytes.write(piece, segment.used + length)
+      for (const piece of pieces) length += piece.length <= SHORT_PIECE ? writeShort(segment.bytes, piece, segment.used + length) : segment.bytes.write(piece, segment.used + length)
     }
     this.segmentSerials[slot] = this.firstSerial + this.segments.length - 1
     this.offsets[slot] = segment.used
@@ -181,6 +181,18 @@ export class EventRing {
     this.lengths = lengths
     this.head = 0
   }
+}
+
+/** A piece this short (an event's tail, `}}`) is stored a byte at a time while ASCII: a write leaves the heap, which costs more than its few bytes. */
+const SHORT_PIECE = 4
+/** Writes `piece` at `at` as UTF-8; answers the bytes written. */
+function writeShort(bytes: Buffer, piece: string, at: number): number {
+  for (let i = 0; i < piece.length; i++) {
+    const code = piece.charCodeAt(i)
+    if (code >= 0x80) return bytes.write(piece, at)
+    bytes[at + i] = code
+  }
+  return piece.length
 }
 
 function lengthOf(pieces: readonly string[]): number {

@@ -29,6 +29,18 @@ describe('EventRing', () => {
     expect([ring.seqAt(0), ring.typeAt(0), ring.objectIdAt(0)]).toEqual([701, 'payment.created', 'pay_701'])
   })
 
+  it('keeps an event pushed in pieces of one to four characters, the short ones stored a byte at a time, a non-ASCII one written as UTF-8', () => {
+    const ring = new EventRing(10)
+    const events = [eventOf(1, 3), { ...eventOf(2, 3), data: { object: { id: 'pay_2', note: '\u00e9\u20ac\ud83d\ude00 \ud800x' } } } as unknown as SandboxEvent]
+    for (const [i, event] of events.entries()) {
+      const text = JSON.stringify(event)
+      const pieces: string[] = []
+      for (let at = 0, size = 1; at < text.length; at += size, size = (size % 4) + 1) pieces.push(text.slice(at, at + size))
+      ring.push(i + 1, event, pieces, `pay_${i + 1}`)
+    }
+    expect(kept(ring)).toEqual(events)
+  })
+
   it('finds an event by id only while it is kept, and the first event after a sequence number', () => {
     const ring = new EventRing(10)
     fill(ring, 1, 25)
