@@ -1,4 +1,4 @@
-import { externalAccount, feeAccount, openingBalanceLines, resolveAccount, tradingAccount, walletAccount, type Bucket } from '../model/ledger-accounts.js'
+import { externalAccount, feeAccount, isAsset, openingBalanceLines, parseAccount, tradingAccount, walletAccount, type Bucket } from '../model/ledger-accounts.js'
 import type { Cause, PostingLine } from '../model/postings.js'
 import type { WalletRecord } from '../model/records.js'
 import type { AccountState } from '../store/account-state.js'
@@ -29,27 +29,76 @@ export interface Reason {
  */
 export function post(account: AccountState, reason: Reason, lines: readonly PostingLine[], wallets: readonly WalletRecord[], changes: Change[]): void {
   // A transaction has a handful of lines on two or three assets: short arrays searched in order
-  // cost less than maps keyed by strings built for the purpose, and keep the same order.
-  const sums: Array<{ asset: string; sum: bigint }> = []
-  const touched: Array<{ name: string; wallet: WalletRecord; bucket: Bucket; units: bigint }> = []
-  for (const { account: name, amount } of lines) {
-    const resolved = resolveAccount(name, (id) => wallets.find((wallet) => wallet.id === id))
-    if (!resolved) throw refusal(reason, `no ledger account ${name}`)
+  // cost less than maps keyed by strings built for the purpose, and keep the same order. An asset is
+  // its network and currency compared as they are: a `network:currency` text and a resolved
+  // account object made for every line were most of what a payment's lock allocated.
+  const sums: AssetSum[] = []
+  const touched: Touched[] = []
+  for (let i = 0; i < lines.length; i++) {
+    const { account: name, amount } = lines[i]!
+    const parsed = parseAccount(name)
+    let wallet: WalletRecord | undefined
+    let network: string
+    let currency: string
+    if (parsed === undefined) throw refusal(reason, `no ledger account ${name}`)
+    if (parsed.kind === 'wallet') {
+      wallet = walletIn(wallets, parsed.walletId)
+      if (wallet === undefined) throw refusal(reason, `no ledger account ${name}`)
+      network = wallet.network
+      currency = wallet.currency
+    } else {
+      if (!isAsset(parsed.network, parsed.currency)) throw refusal(reason, `no ledger account ${name}`)
+      network = parsed.network
+      currency = parsed.currency
+    }
     if (amount === 0n) throw refusal(reason, `a posting of zero on ${name}`)
-    const total = sums.find((entry) => entry.asset === resolved.asset)
-    if (total) total.sum += amount
-    else sums.push({ asset: resolved.asset, sum: amount })
-    const { wallet, bucket } = resolved
-    if (!wallet || !bucket) continue
-    const entry = touched.find((seen) => seen.name === name)
+    addToSum(sums, network, currency, amount)
+    if (wallet === undefined || parsed.kind !== 'wallet') continue
+    const entry = touchedAs(touched, name)
     if (entry) entry.units += amount
-    else touched.push({ name, wallet, bucket, units: wallet[bucket] + amount })
+    else touched.push({ name, wallet, bucket: parsed.bucket, units: wallet[parsed.bucket] + amount })
   }
-  for (const { asset, sum } of sums) if (sum !== 0n) throw refusal(reason, `${asset} sums to ${sum}, not zero`)
+  for (const { network, currency, sum } of sums) if (sum !== 0n) throw refusal(reason, `${network}:${currency} sums to ${sum}, not zero`)
   for (const { name, units } of touched) if (units < 0n) throw refusal(reason, `${name} would fall to ${units}`)
 
   changes.push(appendPostings(account, changes, new PostedTransaction(reason.cause, reason.ref, reason.at, lines)))
   for (const { wallet, bucket, units } of touched) wallet[bucket] = units
+}
+
+/** One asset's running sum in a transaction being checked. */
+interface AssetSum {
+  network: string
+  currency: string
+  sum: bigint
+}
+
+/** A wallet balance a transaction moves, and what it will be. */
+interface Touched {
+  name: string
+  wallet: WalletRecord
+  bucket: Bucket
+  units: bigint
+}
+
+function walletIn(wallets: readonly WalletRecord[], id: string): WalletRecord | undefined {
+  for (let i = 0; i < wallets.length; i++) if (wallets[i]!.id === id) return wallets[i]
+  return undefined
+}
+
+function addToSum(sums: AssetSum[], network: string, currency: string, amount: bigint): void {
+  for (let i = 0; i < sums.length; i++) {
+    const entry = sums[i]!
+    if (entry.network === network && entry.currency === currency) {
+      entry.sum += amount
+      return
+    }
+  }
+  sums.push({ network, currency, sum: amount })
+}
+
+function touchedAs(touched: Touched[], name: string): Touched | undefined {
+  for (let i = 0; i < touched.length; i++) if (touched[i]!.name === name) return touched[i]
+  return undefined
 }
 
 const refusal = (reason: Reason, problem: string) => new RangeError(`${reason.cause} ${reason.ref}: ${problem}`)

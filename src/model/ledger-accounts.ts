@@ -9,7 +9,8 @@ import type { PostingLine } from './postings.js'
  * and `fees:<network>:<currency>`, where taker fees go.
  */
 
-const isAsset = (network: string, currency: string) => Object.hasOwn(ASSETS, network) && Object.hasOwn(ASSETS[network as Network], currency)
+/** Whether a network has this currency (ASSETS). */
+export const isAsset = (network: string, currency: string) => Object.hasOwn(ASSETS, network) && Object.hasOwn(ASSETS[network as Network], currency)
 
 export type Bucket = 'available' | 'locked'
 

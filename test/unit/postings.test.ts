@@ -115,6 +115,10 @@ describe('posting money', () => {
     expect(() => post(account, reason, [{ account: `${usdc.id}:available`, amount: 5n }], [usdc], changes)).toThrow(/polygon:USDC sums to 5/)
     expect(() => post(account, reason, [{ account: 'external:polygon:USDC', amount: -5n }, { account: 'wal_nobody:available', amount: 5n }], [usdc], changes)).toThrow(/no ledger account wal_nobody/)
     expect(() => post(account, reason, [{ account: 'external:solana:USDC', amount: -5n }, { account: `${usdc.id}:available`, amount: 5n }], [usdc], changes)).toThrow(/sums to/)
+    expect(() => post(account, reason, [{ account: 'external:polygon:DOGE', amount: -5n }, { account: `${usdc.id}:available`, amount: 5n }], [usdc], changes)).toThrow(/no ledger account external:polygon:DOGE/)
+    expect(() => post(account, reason, [{ account: 'external:polygon:USDC', amount: 0n }, { account: `${usdc.id}:available`, amount: 0n }], [usdc], changes)).toThrow(/a posting of zero on external:polygon:USDC/)
+    // Lines on one wallet balance add up before the overdraft check: -5 and +3 on a locked balance of 0.
+    expect(() => post(account, reason, [{ account: `${usdc.id}:locked`, amount: -5n }, { account: `${usdc.id}:locked`, amount: 3n }, { account: `${usdc.id}:available`, amount: 2n }], [usdc], changes)).toThrow(new RegExp(`${usdc.id}:locked would fall to ${usdc.locked - 2n}`))
     expect(() => lock(account, usdc, usdc.available + 1n, { cause: 'payment.created', ref: 'pay_x', at: 0 }, changes)).toThrow(/would fall to -1/)
     // A wallet line must name one of the copies the caller is about to put, never a stored record.
     expect(() => post(account, reason, [{ account: 'external:polygon:USDC', amount: -5n }, { account: `${usdc.id}:available`, amount: 5n }], [], changes)).toThrow(/no ledger account/)
