@@ -67,34 +67,13 @@ export function magnitude(value: number): number {
 }
 
 export function createLeg(seed: string, code: string, model: AssetModel): Leg {
-  // The walk's keys and its levels' widths and heights, made for the first price asked for: a pure
-  // function of the seed and the asset's model, so making them later changes nothing, and a start
-  // (which makes every asset's leg) asks for no price (the generators' SHA-256 of each asset was
-  // about 2 % of a cold start, issue 33; the levels were most of what was left of a leg, round 7).
-  let k0 = 0
-  let k1 = 0
-  let k2 = 0
-  let k3 = 0
-  let walk: { top: number; blockMs: number; edgeStd: number; widthsMs: Float64Array; amplitudes: Float64Array } | undefined
-  const prepare = () => {
-    const rng = createRng(seed, 'prices', code)
-    k0 = rng.uint32()
-    k1 = rng.uint32()
-    k2 = rng.uint32()
-    k3 = rng.uint32()
-    const top = Math.min(30, Math.floor(Math.log2(model.reversion_seconds)))
-    const sigmaPerSqrtSecond = model.volatility / Math.sqrt(SECONDS_PER_YEAR)
-    // Level j (1 … top): tents of width 2^j s, height std σ·√(2^j)/2.
-    const widthsMs = new Float64Array(top + 1)
-    const amplitudes = new Float64Array(top + 1)
-    for (let j = 1; j <= top; j++) {
-      widthsMs[j] = 2 ** j * 1000
-      amplitudes[j] = (sigmaPerSqrtSecond * Math.sqrt(2 ** j)) / 2
-    }
-    return { top, blockMs: 2 ** top * 1000, edgeStd: sigmaPerSqrtSecond * Math.sqrt(2 ** top / 2), widthsMs, amplitudes }
-  }
+  // The walk, made for the first price asked for: a pure function of the seed and the asset's model,
+  // so making it later changes nothing, and a start (which makes every asset's leg) asks for no price
+  // (the generators' SHA-256 of each asset was about 2 % of a cold start, issue 33; the levels were
+  // most of what was left of a leg, round 7).
+  let walk: Walk | undefined
   const logDeviation = (atMs: number): number => {
-    const { top, blockMs, edgeStd, widthsMs, amplitudes } = (walk ??= prepare())
+    const { k0, k1, k2, k3, top, blockMs, edgeStd, widthsMs, amplitudes } = (walk ??= makeWalk(seed, code, model))
     const block = Math.floor(atMs / blockMs)
     const u = (atMs - block * blockMs) / blockMs
     const left = hashedNormal(k0, k1, k2, k3, EDGE_LEVEL, block)
@@ -121,4 +100,35 @@ export function createLeg(seed: string, code: string, model: AssetModel): Leg {
     spreadBp: model.spread_bp,
     significantDigits: model.decimals + magnitude(start) + 1,
   }
+}
+
+/** A leg's walk: its four hash keys (from the seed and the asset), and its levels' widths and heights. */
+interface Walk {
+  k0: number
+  k1: number
+  k2: number
+  k3: number
+  top: number
+  blockMs: number
+  edgeStd: number
+  widthsMs: Float64Array
+  amplitudes: Float64Array
+}
+
+function makeWalk(seed: string, code: string, model: AssetModel): Walk {
+  const rng = createRng(seed, 'prices', code)
+  const k0 = rng.uint32()
+  const k1 = rng.uint32()
+  const k2 = rng.uint32()
+  const k3 = rng.uint32()
+  const top = Math.min(30, Math.floor(Math.log2(model.reversion_seconds)))
+  const sigmaPerSqrtSecond = model.volatility / Math.sqrt(SECONDS_PER_YEAR)
+  // Level j (1 … top): tents of width 2^j s, height std σ·√(2^j)/2.
+  const widthsMs = new Float64Array(top + 1)
+  const amplitudes = new Float64Array(top + 1)
+  for (let j = 1; j <= top; j++) {
+    widthsMs[j] = 2 ** j * 1000
+    amplitudes[j] = (sigmaPerSqrtSecond * Math.sqrt(2 ** j)) / 2
+  }
+  return { k0, k1, k2, k3, top, blockMs: 2 ** top * 1000, edgeStd: sigmaPerSqrtSecond * Math.sqrt(2 ** top / 2), widthsMs, amplitudes }
 }
