@@ -147,12 +147,35 @@ export function deposit(account: AccountState, wallet: WalletRecord, units: bigi
 
 /** Payment (or whole payout) created: available → locked. Callers check `available` first. `wallet` is a copy to put. */
 export function lock(account: AccountState, wallet: WalletRecord, units: bigint, reason: Reason, changes: Change[]): void {
-  transfer(account, reason, available(wallet), locked(wallet), units, [wallet], changes)
+  shift(account, reason, wallet, 'available', 'locked', units, changes)
 }
 
 /** Payment failed: locked → available. */
 export function release(account: AccountState, wallet: WalletRecord, units: bigint, reason: Reason, changes: Change[]): void {
-  transfer(account, reason, locked(wallet), available(wallet), units, [wallet], changes)
+  shift(account, reason, wallet, 'locked', 'available', units, changes)
+}
+
+/**
+ * `units` from one of a wallet's balances to its other (a lock, a release): `post`'s transaction
+ * with `post`'s checks, the same refusals in the same order, but the two lines are known before
+ * they are written: both name this wallet's accounts, in its asset, so they balance by
+ * construction. `post` parsed both names back, searched the wallet by id and built its lists of
+ * sums and touched balances to find that out, on every payment (issue 33, round 8).
+ */
+function shift(account: AccountState, reason: Reason, wallet: WalletRecord, from: Bucket, to: Bucket, units: bigint, changes: Change[]): void {
+  const names = walletAccounts(wallet.id)
+  if (units === 0n) throw refusal(reason, `a posting of zero on ${names[from]}`)
+  const left = wallet[from] - units
+  const reached = wallet[to] + units
+  if (left < 0n) throw refusal(reason, `${names[from]} would fall to ${left}`)
+  if (reached < 0n) throw refusal(reason, `${names[to]} would fall to ${reached}`)
+  const lines: PostingLine[] = [
+    { account: names[from], amount: -units },
+    { account: names[to], amount: units },
+  ]
+  changes.push(appendPostings(account, changes, new PostedTransaction(reason.cause, reason.ref, reason.at, lines)))
+  wallet[from] = left
+  wallet[to] = reached
 }
 
 /** Payment completed: locked → the recipient wallet's available, or out of the sandbox to an address. */

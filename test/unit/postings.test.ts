@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
 import { loadConfig } from '../../src/config.js'
-import { deposit, lock, post, settle } from '../../src/ledger/balances.js'
+import { deposit, lock, post, release, settle } from '../../src/ledger/balances.js'
 import { findLedgerViolations } from '../../src/ledger/ledger-check.js'
 import { silentLogger } from '../../src/logger.js'
 import { createSandbox, type Sandbox } from '../../src/sandbox.js'
@@ -124,6 +124,38 @@ describe('posting money', () => {
     expect(() => post(account, reason, [{ account: 'external:polygon:USDC', amount: -5n }, { account: `${usdc.id}:available`, amount: 5n }], [], changes)).toThrow(/no ledger account/)
     expect(changes).toEqual([])
     expect({ size: account.postings.size, available: usdc.available, locked: usdc.locked }).toEqual(before)
+  })
+
+  it('locks and releases as post() would with the same two lines: the same append, balances and refusals', () => {
+    const usdc = treasury('polygon', 'USDC')
+    const reason = { cause: 'payment.created' as const, ref: 'pay_same', at: 7 }
+    /** What a move does to a copy of a wallet holding these balances: its balances and append after, or the refusal. */
+    const outcome = (move: (wallet: WalletRecord, changes: Change[]) => void, balances: { available: bigint; locked: bigint }) => {
+      const wallet = { ...usdc, ...balances }
+      const changes: Change[] = []
+      try {
+        move(wallet, changes)
+        return { available: wallet.available, locked: wallet.locked, changes }
+      } catch (error) {
+        return { refused: (error as Error).message, available: wallet.available, locked: wallet.locked, changes }
+      }
+    }
+    const byPost = (from: string, to: string, units: bigint) => (wallet: WalletRecord, changes: Change[]) =>
+      post(account, reason, [{ account: `${wallet.id}:${from}`, amount: -units }, { account: `${wallet.id}:${to}`, amount: units }], [wallet], changes)
+    const holdings = [{ available: 10n, locked: 0n }, { available: 0n, locked: 10n }, { available: 4n, locked: 6n }, { available: 0n, locked: 0n }]
+    let refused = 0
+    for (const balances of holdings) {
+      for (const units of [1n, 4n, 6n, 10n, 11n, 0n, -1n, -6n, -11n]) {
+        const locked = outcome((wallet, changes) => lock(account, wallet, units, reason, changes), balances)
+        const released = outcome((wallet, changes) => release(account, wallet, units, reason, changes), balances)
+        expect(locked).toEqual(outcome(byPost('available', 'locked', units), balances))
+        expect(released).toEqual(outcome(byPost('locked', 'available', units), balances))
+        if ('refused' in locked) refused++
+      }
+    }
+    // Both ways were met: moves made, and each refusal (zero, either balance falling).
+    expect(refused).toBeGreaterThan(10)
+    expect(refused).toBeLessThan(holdings.length * 9)
   })
 
   it('moves an internal payment from the source’s locked into the recipient’s available, all in one change set', () => {
