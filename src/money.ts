@@ -49,6 +49,24 @@ export function formatAmount(units: bigint, decimals: number): string {
   return `${negative ? '-' : ''}${digits.slice(0, point)}.${fraction}`
 }
 
+/**
+ * `formatAmount(units, decimals)` of the units `amount` was read as: `amount` itself when it is
+ * written that way already (no leading zero, two fraction digits, or more without a trailing zero:
+ * "10.00", "0.000001", as clients mostly send them), which spares a payment the digits' string, its
+ * padding and its slices; otherwise `formatAmount`'s.
+ */
+export function amountText(amount: string, units: bigint, decimals: number): string {
+  const dot = amount.indexOf('.')
+  const places = amount.length - dot - 1
+  if (dot < 1 || places < 2 || places > decimals || (places > 2 && amount.charCodeAt(amount.length - 1) === 48)) return formatAmount(units, decimals)
+  if (amount.charCodeAt(0) === 48 && dot !== 1) return formatAmount(units, decimals)
+  for (let i = 0; i < amount.length; i++) {
+    const digit = amount.charCodeAt(i) - 48
+    if (i !== dot && (digit < 0 || digit > 9)) return formatAmount(units, decimals)
+  }
+  return amount
+}
+
 /** Decimals prices are compared and computed with: a price is an integer scaled by 10^18 inside. */
 export const PRICE_DECIMALS = 18
 

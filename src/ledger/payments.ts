@@ -3,7 +3,7 @@ import type { Clock } from '../clock.js'
 import { ApiError, echoId, notFound } from '../errors.js'
 import type { Publisher } from '../events/publisher.js'
 import { newId } from '../ids.js'
-import { formatAmount } from '../money.js'
+import { amountText, formatAmount } from '../money.js'
 import type { PaymentFilter } from '../store/payment-index.js'
 import type { PresentedPayment } from '../payment-json.js'
 import type { Metadata, PaymentRecord, PaymentStatus, WalletRecord } from '../model/records.js'
@@ -171,7 +171,8 @@ export function createPaymentService(deps: {
         id: newId('pay', account.rng),
         seq: account.payments.nextSeq(),
         amount_units: units,
-        amount: formatAmount(units, decimalsOf(source)),
+        // The text the client sent when it is the one the API writes (the units were read from it).
+        amount: amountText(input.amount, units, decimalsOf(source)),
         currency: source.currency,
         network: source.network,
         status: 'pending',

@@ -1,7 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { ASSETS, NETWORKS } from '../../src/model/networks.js'
-import { AMOUNT_PATTERN, formatAmount, fractionDigits, toBaseUnits } from '../../src/money.js'
+import { AMOUNT_PATTERN, amountText, formatAmount, fractionDigits, toBaseUnits } from '../../src/money.js'
 
 // Every precision the sandbox knows: USDC/USDT 6, stellar 7, SOL 9, ETH/MATIC 18.
 const PRECISIONS = [...new Set(NETWORKS.flatMap((network) => Object.values(ASSETS[network])))].sort((a, b) => a - b)
@@ -44,6 +44,49 @@ describe('toBaseUnits', () => {
     ['0.0000000000000000001', 18],
   ])('refuses %s, which has more fraction digits than %i', (amount, decimals) => {
     expect(() => toBaseUnits(amount, decimals)).toThrow(RangeError)
+  })
+})
+
+describe('amountText', () => {
+  it.each([
+    ['10.00', 6, '10.00'],
+    ['0.000001', 6, '0.000001'],
+    ['10', 6, '10.00'],
+    ['10.5', 6, '10.50'],
+    ['10.500', 6, '10.50'],
+    ['0.10', 7, '0.10'],
+    ['5.000000000', 9, '5.00'],
+  ])('writes %s at %i decimals as formatAmount does: %s', (amount, decimals, text) => {
+    expect(amountText(amount, toBaseUnits(amount, decimals), decimals)).toBe(text)
+  })
+
+  it.each(['01.00', '00.50', '1.0a', '-1.00', '1..00', '.50', '1.', '1.500', '1.0000000'])('never answers a text not written as formatAmount writes it: %s', (text) => {
+    expect(amountText(text, 1_500_000n, 6)).toBe('1.50')
+  })
+
+  it('answers formatAmount of the units for every well-formed amount', () => {
+    const amount = fc.tuple(fc.stringMatching(/^(0|[1-9][0-9]{0,17})$/), fc.option(fc.stringMatching(/^[0-9]{0,18}$/), { nil: undefined }))
+    fc.assert(
+      fc.property(amount, fc.constantFrom(...PRECISIONS), ([whole, fraction], decimals) => {
+        const text = fraction === undefined ? whole : `${whole}.${fraction.slice(0, decimals)}`
+        const units = toBaseUnits(text, decimals)
+        expect(amountText(text, units, decimals)).toBe(formatAmount(units, decimals))
+      }),
+    )
+  })
+
+  it('answers its own text only when that text is formatAmount of the amount it spells, whatever else it is given', () => {
+    // Texts near the amounts' shape: leading zeros, no point or two, stray characters.
+    const texts = fc.tuple(fc.stringMatching(/^[0-9a-]{0,4}$/), fc.constantFrom('', '.', '..'), fc.stringMatching(/^[0-9a.]{0,10}$/)).map((parts) => parts.join(''))
+    fc.assert(
+      fc.property(texts, fc.bigInt(0n, 10n ** 20n), fc.constantFrom(...PRECISIONS), (text, units, decimals) => {
+        const answer = amountText(text, units, decimals)
+        if (answer === formatAmount(units, decimals)) return
+        expect(answer).toBe(text)
+        expect(text).toMatch(AMOUNT_PATTERN)
+        expect(formatAmount(toBaseUnits(text, decimals), decimals)).toBe(text)
+      }),
+    )
   })
 })
 
