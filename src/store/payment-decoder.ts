@@ -47,11 +47,16 @@ function shareUnits(value: bigint): bigint {
  * The same sharing for a payment the ledger has just made or changed (a put), so that a payment
  * created through the API costs what a loaded one does: its amount, recipient and empty metadata
  * were objects of their own (about 170 bytes of a payment's 450 on the heap), and so was its
- * settlement plan (--settle auto), nearly always the same four values.
+ * settlement plan (--settle auto), nearly always the same four values. Of its texts only those a
+ * client wrote are interned: the ledger takes the currency, network and source of a put from the
+ * source wallet's record (one text for all its payments) and the status and destination type from
+ * its own constants, so looking those five up again on every put found the text it had.
  */
 export function sharePaymentValues(p: PaymentRecord): void {
   p.amount_units = shareUnits(p.amount_units)
-  shareStrings(p)
+  p.destination = intern(p.destination)
+  p.amount = intern(p.amount)
+  shareTimes(p)
   if (p.metadata !== NO_METADATA && isEmpty(p.metadata)) p.metadata = NO_METADATA
   if (p.plan !== null) p.plan = sharePlan(p.plan)
 }
@@ -88,6 +93,10 @@ function shareStrings(p: PaymentRecord): void {
   p.destination = intern(p.destination)
   p.destination_type = intern(p.destination_type) as PaymentRecord['destination_type']
   p.amount = intern(p.amount)
+  shareTimes(p)
+}
+
+function shareTimes(p: PaymentRecord): void {
   if (p.updated_at === p.created_at) p.updated_at = p.created_at
   if (p.completed_at === p.created_at) p.completed_at = p.created_at
 }
