@@ -383,8 +383,7 @@ bundle.saveCache()
 // The chunks a test's first requests do not load get caches of their own, not added to the bundle's
 // (saved above): express (a 404), faker (an account of another key), ws (a stream client), commander
 // (a command line that main() leaves to it: here a flag given twice, which starts a second CLI sandbox),
-// the sandbox's seldom used modules (scripts/src-chunk.mjs: that command line's program, the 404's
-// express app).
+// the sandbox's seldom used modules (scripts/src-chunk.mjs: that command line's program).
 await bundle.exports.main(['node', 'wallet-sandbox', '--host', '127.0.0.1', '--port', '0', '--quiet', '--quiet'])
 const notFound = await fetch(sandbox.baseUrl + '/no-such-path', { headers: { authorization: 'Bearer ' + sandbox.apiKey } })
 if (notFound.status !== 404) throw new Error('bundle-cli: /no-such-path answered ' + notFound.status)

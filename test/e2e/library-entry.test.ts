@@ -98,9 +98,8 @@ describe('the library entries', () => {
         await send('GET', '/v1/orders'),
       ]
       const beforeChunk = chunks()
-      // A 404 goes through the chunk's express app (src/http/express-app.ts), between the bundle's
-      // noRoute and its answerer; the chunk's OpenAPI route describes the bundle's routes and schemas.
-      // (test/unit/code-cache.test.ts: a chunk's class instances are the bundle's.)
+      // The chunk's OpenAPI route describes the bundle's routes and their schemas (zod's, from its chunk:
+      // one for the bundle and the chunk). test/unit/code-cache.test.ts: a chunk's class instances are the bundle's.
       const fromChunk = [await send('GET', '/no-such-path'), await send('GET', '/v1/openapi.json')]
       const described = (await (await fetch(sandbox.baseUrl + '/v1/openapi.json', { headers: { authorization: 'Bearer ' + sandbox.apiKey } })).json()).paths['/v1/payments'].post.summary
       await sandbox.close()
@@ -110,7 +109,7 @@ describe('the library entries', () => {
       beforeChunk: ['zod.chunk.cjs'],
       fromChunk: [[404, 'route_not_found'], [200, expect.stringMatching(/^3\./)]],
       described: 'string',
-      chunks: ['zod.chunk.cjs', 'later.chunk.cjs', 'express.chunk.cjs'],
+      chunks: ['zod.chunk.cjs', 'express.chunk.cjs', 'later.chunk.cjs'],
     })
   })
 
