@@ -14,7 +14,6 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { en } from '@faker-js/faker'
 import { build } from 'esbuild'
 import ts from 'typescript'
-import { BUNDLE_MODULES, bundledModulesFromBundle, bundleModulesExport, filesOf, LATER_CHUNK, LATER_ENTRY, LATER_IMPORTS, laterImportsFromChunk } from './src-chunk.mjs'
 
 const dist = fileURLToPath(new URL('../dist/', import.meta.url))
 const bundleFile = `${dist}cli.bundle.cjs`
@@ -241,11 +240,15 @@ const ENTRY = `export * from './src/public.ts'
 export const main = async (argv) => (await import('./src/cli/main.ts')).main(argv)
 `
 
-const bundleOptions = {
+const { metafile } = await build({
+  metafile: true,
+  stdin: { contents: ENTRY, resolveDir: '.', loader: 'ts', sourcefile: 'sandbox-entry.ts' },
   bundle: true,
   platform: 'node',
   format: 'cjs',
   target: 'node20',
+  outfile: bundleFile,
+  plugins: [packagesAsChunks, fakerPersonNamesOnly, builtinsOnFirstUse, zodOnFirstUse, versionAsBuilt],
   // Names are not minified, so stack traces in the logs stay readable.
   minifyWhitespace: true,
   minifySyntax: true,
@@ -256,26 +259,7 @@ const bundleOptions = {
   // import.meta.dirname is the bundle's folder, as node gives an ES module its own.
   define: { 'import.meta.url': '__bundleUrl', 'import.meta.dirname': '__dirname' },
   banner: { js: "const __bundleUrl = /^[\\w/.-]+$/.test(__filename) ? `file://${__filename}` : require('node:url').pathToFileURL(__filename).href;" },
-}
-const plugins = [packagesAsChunks, fakerPersonNamesOnly, builtinsOnFirstUse, zodOnFirstUse, versionAsBuilt]
-const bundleEntry = (contents) => ({ ...bundleOptions, stdin: { contents, resolveDir: '.', loader: 'ts', sourcefile: 'sandbox-entry.ts' }, outfile: bundleFile, plugins: [laterImportsFromChunk(ROOT), ...plugins], metafile: true })
-const laterChunk = (bundled, shared) => ({
-  ...bundleOptions,
-  stdin: { contents: LATER_ENTRY, resolveDir: ROOT, loader: 'ts', sourcefile: `${LATER_CHUNK}-chunk.ts` },
-  outfile: `${dist}${LATER_CHUNK}.chunk.cjs`,
-  plugins: [bundledModulesFromBundle(ROOT, bundled, shared), ...plugins],
-  metafile: true,
 })
-
-// The sandbox's modules a start never loads go to a chunk of their own (scripts/src-chunk.mjs): which
-// modules of the bundle the chunk imports is known only from a first bundle without it, and the
-// bundle then exports those for the chunk.
-const { metafile: withoutChunk } = await build({ ...bundleEntry(ENTRY), write: false })
-const shared = new Set()
-await build({ ...laterChunk(filesOf(withoutChunk), shared), write: false })
-const { metafile } = await build(bundleEntry(`${ENTRY}${bundleModulesExport(ROOT, shared)}`))
-const bundled = filesOf(metafile)
-if ([...bundled].join('\n') !== [...filesOf(withoutChunk)].join('\n')) throw new Error('bundle-cli: exporting the modules the chunk shares changed what the bundle holds')
 
 const chunked = Object.keys(metafile.inputs).filter((input) => /node_modules\/(zod|express|ws|commander|@faker-js)\//.test(input))
 if (chunked.length > 0) throw new Error(`bundle-cli: the bundle holds modules that belong in a chunk: ${chunked.slice(0, 5).join(', ')}`)
@@ -297,23 +281,11 @@ for (const [name, contents] of Object.entries(CHUNKS)) {
   })
 }
 
-// The chunk of the sandbox's own modules, and the checks that keep its shared modules one instance:
-// no file in both, and every module the chunk takes from the bundle exported by it.
-const sharedNow = new Set()
-const { metafile: laterMetafile } = await build(laterChunk(bundled, sharedNow))
-const inBoth = [...filesOf(laterMetafile)].filter((file) => bundled.has(file))
-if (inBoth.length > 0) throw new Error(`bundle-cli: ${LATER_CHUNK}.chunk.cjs and the bundle both hold ${inBoth.slice(0, 5).join(', ')}`)
-const unexported = [...sharedNow].filter((file) => !shared.has(file))
-if (unexported.length > 0) throw new Error(`bundle-cli: ${LATER_CHUNK}.chunk.cjs takes from the bundle what it does not export: ${unexported.slice(0, 5).join(', ')}`)
-const missing = LATER_IMPORTS.filter((file) => bundled.has(file) || !(file in laterMetafile.inputs))
-if (missing.length > 0) throw new Error(`bundle-cli: ${missing.join(', ')} should be in ${LATER_CHUNK}.chunk.cjs alone (imported statically by the bundle, or moved?)`)
-
 // loadBundle() reads the bundle as latin1 when it is ASCII, which is what esbuild writes by default,
 // and compiles it as it is when it is already wrapped as Node wraps a CommonJS module (a start then
 // makes no copy of it with the wrapper around). The chunks alike.
 const { BUNDLE_WRAPPER, loadBundle } = await import(pathToFileURL(`${dist}code-cache.js`).href)
-const chunkNames = [...Object.keys(CHUNKS), LATER_CHUNK]
-for (const file of [bundleFile, ...chunkNames.map((name) => `${dist}${name}.chunk.cjs`)]) {
+for (const file of [bundleFile, ...Object.keys(CHUNKS).map((name) => `${dist}${name}.chunk.cjs`)]) {
   const bundled = readFileSync(file)
   if (!isAscii(bundled)) throw new Error(`bundle-cli: ${file} is not ASCII`)
   writeFileSync(file, `${BUNDLE_WRAPPER[0]}${bundled.toString('latin1')}${BUNDLE_WRAPPER[1]}`, 'latin1')
@@ -331,7 +303,7 @@ await build({ entryPoints: ['src/code-cache.ts'], bundle: true, platform: 'node'
  * loader for that file and dist/code-cache.cjs. Importing a CommonJS file is worse still: node's
  * translator first parses it for the names it exports.
  */
-const { main: _cli, [BUNDLE_MODULES]: _chunk, ...library } = loadBundle(bundleFile, []).exports
+const { main: _cli, ...library } = loadBundle(bundleFile, []).exports
 writeFileSync(`${dist}library.cjs`, `'use strict'
 // The library's entry for require() (package.json "exports"): dist/cli.bundle.cjs through its V8
 // code cache (src/code-cache.ts, loadSandboxLibrary). Written by scripts/bundle-cli.mjs.
@@ -382,8 +354,7 @@ await send('/v1/payments', { method: 'POST', body: JSON.stringify(payment) })
 bundle.saveCache()
 // The chunks a test's first requests do not load get caches of their own, not added to the bundle's
 // (saved above): express (a 404), faker (an account of another key), ws (a stream client), commander
-// (a command line that main() leaves to it: here a flag given twice, which starts a second CLI sandbox),
-// the sandbox's seldom used modules (scripts/src-chunk.mjs: that command line's program).
+// (a command line that main() leaves to it: here a flag given twice, which starts a second CLI sandbox).
 await bundle.exports.main(['node', 'wallet-sandbox', '--host', '127.0.0.1', '--port', '0', '--quiet', '--quiet'])
 const notFound = await fetch(sandbox.baseUrl + '/no-such-path', { headers: { authorization: 'Bearer ' + sandbox.apiKey } })
 if (notFound.status !== 404) throw new Error('bundle-cli: /no-such-path answered ' + notFound.status)
@@ -401,6 +372,6 @@ await sandbox.close()
 process.kill(process.pid, 'SIGTERM') // the CLI's own clean stop
 `
 execFileSync(process.execPath, ['--input-type=module', '-e', makeCache], { stdio: 'inherit' })
-for (const name of ['cli.bundle', ...chunkNames.map((chunk) => `${chunk}.chunk`)]) {
+for (const name of ['cli.bundle', ...Object.keys(CHUNKS).map((chunk) => `${chunk}.chunk`)]) {
   if (!readdirSync(dist).some((file) => file.startsWith(`${name}.cjs.`) && file.endsWith('.v8cache'))) throw new Error(`bundle-cli: no code cache for ${name}.cjs was written to dist/`)
 }

@@ -38,13 +38,6 @@ export interface LoadedBundle {
  */
 const CHUNK = /^\.\/[\w-]+\.chunk\.cjs$/
 
-/** The bundle whose chunk is being loaded: its `require()` id, its module (the bundle sets its `exports`), and the chunks it and they have loaded. */
-interface ChunkParent {
-  id: string
-  module: { exports: Record<string, unknown> }
-  chunks: Map<string, LoadedBundle>
-}
-
 /**
  * Runs a CommonJS bundle through V8's code cache, which Node 20 offers for `vm.Script` only (Node
  * 22's `module.enableCompileCache()` does this for every module). Compiling the CLI bundle was the
@@ -63,7 +56,7 @@ interface ChunkParent {
  * A cache is code that runs: one is read only from a folder that this user or root owns and nobody
  * else may write to, so that another user of a shared temp folder cannot plant one.
  */
-export function loadBundle(bundleFile: string, cacheDirs: string[], options: { settledMs?: number } = {}, loadedBy?: ChunkParent): LoadedBundle {
+export function loadBundle(bundleFile: string, cacheDirs: string[], options: { settledMs?: number } = {}): LoadedBundle {
   const fd = openSync(bundleFile, 'r')
   let bytes: Buffer
   let identity: BigIntStats
@@ -90,19 +83,15 @@ export function loadBundle(bundleFile: string, cacheDirs: string[], options: { s
   const cache = cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'accepted'
   const module = { exports: {} as Record<string, unknown> }
   let saved = false
-  // One of each chunk for the bundle and its chunks together: the sandbox's chunk requires zod's too.
-  const parent: ChunkParent = loadedBy ?? { id: `./${basename(bundleFile)}`, module, chunks: new Map() }
-  const { chunks } = parent
+  const chunks = new Map<string, LoadedBundle>()
   const plainRequire = requireFrom(bundleFile)
   // Node's own modules as they are (all the bundle requires but its chunks); node's require() for
-  // everything else (a chunk's packages), its members (require.resolve) included. A chunk of the
-  // sandbox's own modules requires the bundle itself, for the modules they share (scripts/src-chunk.mjs).
+  // everything else (a chunk's packages), its members (require.resolve) included.
   const bundleRequire = (id: string): unknown => {
     if (id.startsWith('node:')) return process.getBuiltinModule(id) ?? plainRequire()(id)
-    if (loadedBy !== undefined && id === loadedBy.id) return loadedBy.module.exports
     if (!CHUNK.test(id)) return plainRequire()(id)
     let chunk = chunks.get(id)
-    if (chunk === undefined) chunks.set(id, (chunk = loadBundle(join(dirname(bundleFile), id), cacheDirs, options, parent)))
+    if (chunk === undefined) chunks.set(id, (chunk = loadBundle(join(dirname(bundleFile), id), cacheDirs, options)))
     return chunk.exports
   }
   for (const member of ['resolve', 'main', 'extensions', 'cache'] as const) Object.defineProperty(bundleRequire, member, { get: () => plainRequire()[member], enumerable: true })
@@ -113,7 +102,7 @@ export function loadBundle(bundleFile: string, cacheDirs: string[], options: { s
     exports: module.exports,
     cache,
     saveCache() {
-      if (loadedBy === undefined) for (const chunk of chunks.values()) chunk.saveCache()
+      for (const chunk of chunks.values()) chunk.saveCache()
       const dir = cacheDirs[0]
       if (cache === 'accepted' || saved || dir === undefined) return
       saved = true
@@ -156,8 +145,7 @@ export function loadSandboxLibrary(dist: string): Record<string, unknown> {
   let library = loaded.get(file)
   if (library === undefined) {
     const bundle = loadSandboxBundle(dist)
-    // __bundleModules is the sandbox chunk's way into the bundle (scripts/src-chunk.mjs), not the library's.
-    const { main: _cli, __bundleModules: _chunk, ...exports } = bundle.exports
+    const { main: _cli, ...exports } = bundle.exports
     const start = exports.startSandbox as (options?: unknown) => Promise<unknown>
     exports.startSandbox = async (options?: unknown) => {
       const sandbox = await start(options)

@@ -70,47 +70,7 @@ describe('the library entries', () => {
       const bundle = loadSandboxBundle(${JSON.stringify(join(ROOT, 'dist'))})
       process.stdout.write(JSON.stringify({ cache: bundle.cache, names: Object.keys(bundle.exports).sort() }))`)
     expect(cache).toBe('accepted')
-    // __bundleModules: the modules the sandbox's chunk takes from the bundle (scripts/src-chunk.mjs), not the library's.
-    expect(names).toEqual([...runtimeNames, '__bundleModules', 'main'].sort())
-  })
-
-  it('keep the modules a test seldom needs in a chunk of their own, loaded on first use, sharing the bundle\'s modules', () => {
-    // The loader (src/code-cache.ts) opens each file it reads with the openSync it took from node:fs as it loaded.
-    const seen = inNode(`
-      const fs = process.getBuiltinModule('node:fs')
-      const opened = []
-      const openSync = fs.openSync
-      fs.openSync = (file, ...rest) => (opened.push(String(file).split('/').at(-1)), openSync(file, ...rest))
-      const { startSandbox } = await import(${JSON.stringify(pathToFileURL(entry('import')).href)})
-      const sandbox = await startSandbox()
-      const send = async (method, path, body) => {
-        const answer = await fetch(sandbox.baseUrl + path, { method, headers: { authorization: 'Bearer ' + sandbox.apiKey, 'content-type': 'application/json' }, body: body && JSON.stringify(body) })
-        const json = await answer.json()
-        return [answer.status, json.error?.code ?? json.openapi ?? 'ok']
-      }
-      const chunks = () => opened.filter((file) => file.endsWith('.chunk.cjs'))
-      const wallets = (await (await fetch(sandbox.baseUrl + '/v1/wallets?limit=100', { headers: { authorization: 'Bearer ' + sandbox.apiKey } })).json()).data
-      const source = wallets.find((wallet) => wallet.type === 'institutional' && wallet.network === 'polygon' && wallet.currency === 'USDC')
-      const first = [
-        await send('GET', '/_sandbox/health'),
-        await send('POST', '/v1/payments', { amount: '1', currency: 'USDC', source_wallet: source.id, recipient: '0x000000000000000000000000000000000000dEaD' }),
-        await send('DELETE', '/_sandbox/faults/flt_none'),
-        await send('GET', '/v1/orders'),
-      ]
-      const beforeChunk = chunks()
-      // The chunk's OpenAPI route describes the bundle's routes and their schemas (zod's, from its chunk:
-      // one for the bundle and the chunk). test/unit/code-cache.test.ts: a chunk's class instances are the bundle's.
-      const fromChunk = [await send('GET', '/no-such-path'), await send('GET', '/v1/openapi.json')]
-      const described = (await (await fetch(sandbox.baseUrl + '/v1/openapi.json', { headers: { authorization: 'Bearer ' + sandbox.apiKey } })).json()).paths['/v1/payments'].post.summary
-      await sandbox.close()
-      process.stdout.write(JSON.stringify({ first, beforeChunk, fromChunk, described: typeof described, chunks: chunks() }))`)
-    expect(seen).toEqual({
-      first: [[200, 'ok'], [201, 'ok'], [404, 'resource_missing'], [200, 'ok']],
-      beforeChunk: ['zod.chunk.cjs'],
-      fromChunk: [[404, 'route_not_found'], [200, expect.stringMatching(/^3\./)]],
-      described: 'string',
-      chunks: ['zod.chunk.cjs', 'express.chunk.cjs', 'later.chunk.cjs'],
-    })
+    expect(names).toEqual([...runtimeNames, 'main'].sort())
   })
 
   it('evaluate zod only when a first schema is built: not for the import, a start or a health check', () => {

@@ -161,21 +161,6 @@ describe('loadBundle (V8 code cache for the CLI bundle)', () => {
     expect(made.map((file) => statSync(join(caches, file)))).toMatchObject(stats)
   })
 
-  it("gives a chunk the bundle itself (./<bundle file>) and the bundle's chunks: one instance of each, every cache saved by the bundle's saveCache()", () => {
-    // As scripts/src-chunk.mjs builds the chunk of the sandbox's own modules: it takes the modules it shares from the bundle.
-    const BUNDLE = "class Shared {}\nmodule.exports = { Shared, later: () => require('./later.chunk.cjs'), leaf: () => require('./leaf.chunk.cjs') }\n"
-    const LATER = "const bundle = require('./bundle.cjs')\nmodule.exports = { made: new bundle.Shared(), leaf: require('./leaf.chunk.cjs') }\n"
-    const file = bundleFile(BUNDLE)
-    writeFileSync(join(dirname(file), 'later.chunk.cjs'), LATER)
-    writeFileSync(join(dirname(file), 'leaf.chunk.cjs'), 'module.exports = { made: Symbol("leaf") }\n')
-    const bundle = loadBundle(file, [caches])
-    const later = (bundle.exports.later as () => { made: object; leaf: unknown })()
-    expect(later.made).toBeInstanceOf(bundle.exports.Shared as new () => object)
-    expect(later.leaf).toBe((bundle.exports.leaf as () => unknown)())
-    bundle.saveCache()
-    expect(cacheFiles().map((name) => name.split('.')[0]).sort()).toEqual(['bundle', 'later', 'leaf'])
-  })
-
   it('starts anyway when the cache folder cannot be written', () => {
     const notAFolder = join(dir, 'file')
     writeFileSync(notAFolder, '')
