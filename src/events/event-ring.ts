@@ -1,5 +1,5 @@
 import { firstAfter } from '../long-polls.js'
-import { grownColumn, slotsInOrder } from '../ring-columns.js'
+import { grownColumn, grownTypedColumn, slotsInOrder } from '../ring-columns.js'
 import type { SandboxEvent } from '../model/events.js'
 
 /** The first segment's size; each next one doubles, up to `MAX_SEGMENT`. */
@@ -200,28 +200,17 @@ export class EventRing {
   private grow(): void {
     const capacity = Math.min(this.seqs.length * 2, this.limit)
     const order = slotsInOrder(this.head, this.size, this.seqs.length)
-    const seqs = new Float64Array(capacity)
-    const serials = new Uint32Array(capacity)
-    const offsets = new Uint32Array(capacity)
-    const lengths = new Uint32Array(capacity)
-    const createdAtLengths = new Uint8Array(capacity)
-    order.forEach((slot, i) => {
-      seqs[i] = this.seqs[slot]!
-      serials[i] = this.segmentSerials[slot]!
-      offsets[i] = this.offsets[slot]!
-      lengths[i] = this.lengths[slot]!
-      createdAtLengths[i] = this.createdAtLengths[slot]!
-    })
+    const typed = <T extends Float64Array | Uint32Array | Uint8Array>(values: T) => grownTypedColumn(values, order, capacity)
+    this.seqs = typed(this.seqs)
+    this.segmentSerials = typed(this.segmentSerials)
+    this.offsets = typed(this.offsets)
+    this.lengths = typed(this.lengths)
+    this.createdAtLengths = typed(this.createdAtLengths)
     const column = <T>(values: T[]) => grownColumn(values, order, capacity)
     this.ids = column(this.ids)
     this.types = column(this.types)
     this.objectIds = column(this.objectIds)
     this.objects = column(this.objects)
-    this.seqs = seqs
-    this.segmentSerials = serials
-    this.offsets = offsets
-    this.lengths = lengths
-    this.createdAtLengths = createdAtLengths
     this.head = 0
   }
 }
