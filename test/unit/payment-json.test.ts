@@ -85,6 +85,22 @@ describe('the JSON of a presented payment', () => {
     expect(Object.keys(presentPayment(payment))).toEqual(Object.keys(PaymentSchema.shape))
   })
 
+  it('is JSON.stringify’s when a field needs escaping after the same field was plain, and plain again after (each field’s last plain text is remembered)', () => {
+    // Every other field plain, so that the one tested decides which way the payment is written.
+    const payment = {
+      ...fc.sample(record, { numRuns: 1, seed: 11 })[0]!,
+      ...{ id: 'pay_1', amount: '1.5', currency: 'USDC', network: 'ethereum', status: 'pending', source: 'wal_1', destination: 'wal_2', destination_type: 'wallet' },
+      ...{ description: 'x', metadata: {}, tx_hash: null, failure_code: null, failure_message: null, payout_id: null, created_at: 't', updated_at: 't', completed_at: null },
+    }
+    const fields = ['amount', 'currency', 'network', 'status', 'source', 'destination', 'destination_type', 'description', 'tx_hash', 'failure_code', 'failure_message', 'payout_id', 'created_at', 'updated_at', 'completed_at'] as const
+    for (const field of fields) {
+      for (const value of ['plain', 'plain', 'quote"d', 'quote"d', 'plain', '\ud800', '\ud800', null, null, 7, 7, 'plain']) {
+        const presented = presentPayment({ ...payment, [field]: value } as unknown as PaymentRecord)
+        expect(paymentJson(presented)).toBe(JSON.stringify(presented))
+      }
+    }
+  })
+
   it('is JSON.stringify’s for a field that is not text (a hand-edited data file’s record)', () => {
     const payment = fc.sample(record, { numRuns: 1, seed: 3 })[0]!
     for (const odd of [undefined, 5, { a: 1 }, true]) {
