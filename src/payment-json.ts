@@ -93,18 +93,30 @@ const plainText = (value: unknown) => typeof value === 'string' && !ESCAPED.test
 const quotedOrNull = (text: string | null) => (text === null ? 'null' : `"${text}"`)
 
 /**
- * The text each field had when last found plain. A payment's currency, network, status, wallets,
- * kind of destination and most often its amount and times are those of the payment before (the
- * store interns most, so they are the same strings): comparing with the last costs less than a
- * pattern test, and the same text is as plain as it was.
+ * Escape tests of texts that most often repeat, field by field: each field's text when last found
+ * plain is remembered. A payment's currency, network, status, wallets, kind of destination and most
+ * often its amount and times are those of the payment before (the store interns most, so they are
+ * the same strings), an event's type and account those of an event before: comparing with the last
+ * costs less than a pattern test, and the same text is as plain as it was.
  */
-const lastPlain: unknown[] = new Array<unknown>(15).fill('')
-function plainAs(value: unknown, field: number): boolean {
-  if (value === lastPlain[field]) return true
-  if (!plainText(value)) return false
-  lastPlain[field] = value
-  return true
+export class PlainTexts {
+  private readonly last: unknown[]
+
+  constructor(fields: number) {
+    this.last = new Array<unknown>(fields).fill('')
+  }
+
+  /** Whether `value` is a text that needs no escaping, `field` being which of the fields it is. */
+  is(value: unknown, field: number): boolean {
+    if (value === this.last[field]) return true
+    if (!plainText(value)) return false
+    this.last[field] = value
+    return true
+  }
 }
+
+const paymentTexts = new PlainTexts(15)
+const plainAs = (value: unknown, field: number) => paymentTexts.is(value, field)
 const plainOrNullAs = (value: unknown, field: number) => value === null || plainAs(value, field)
 
 /**

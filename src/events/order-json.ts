@@ -1,5 +1,5 @@
 import type { SandboxEvent } from '../model/events.js'
-import { ESCAPED, jsonString, paymentJson, PresentedPayment } from '../payment-json.js'
+import { ESCAPED, jsonString, paymentJson, PlainTexts, PresentedPayment } from '../payment-json.js'
 import { PublishedEvent } from './publisher.js'
 
 /**
@@ -123,6 +123,8 @@ function writeEvent(event: SandboxEvent): string {
 }
 
 const EVENT_TAIL = '}}'
+/** An event's type, time and account, most often those of an event before. */
+const headTexts = new PlainTexts(3)
 
 /**
  * An event's JSON up to its object's (`{"id":…,"data":{"object":`), for an event the publisher made:
@@ -133,7 +135,7 @@ function publishedEventHead(event: SandboxEvent): string | undefined {
   const { id, type, created_at: createdAt, account_id: accountId } = event
   // Texts between their quotes in the template: quoting each on its own (jsonString) made two texts
   // more for each. One that needs escaping (never a generated id or time) is left to spliceJson.
-  if (ESCAPED.test(id) || ESCAPED.test(type) || ESCAPED.test(createdAt) || ESCAPED.test(accountId)) return undefined
+  if (ESCAPED.test(id) || !headTexts.is(type, 0) || !headTexts.is(createdAt, 1) || !headTexts.is(accountId, 2)) return undefined
   return `{"id":"${id}","object":"event","type":"${type}","created_at":"${createdAt}","api_version":"v1","account_id":"${accountId}","data":{"object":`
 }
 

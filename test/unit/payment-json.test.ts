@@ -101,6 +101,17 @@ describe('the JSON of a presented payment', () => {
     }
   })
 
+  it('is JSON.stringify’s for a published event whose type, time or account needs escaping after the same one was plain', () => {
+    const presented = presentPayment({ ...fc.sample(record, { numRuns: 1, seed: 13 })[0]!, id: 'pay_1' })
+    for (const field of [0, 1, 2]) {
+      for (const value of ['plain', 'plain', 'quote"d', 'quote"d', 'plain', '\ud800', '\ud800', 'plain']) {
+        const [type, createdAt, accountId] = ['payment.created', 't', 'acct_1'].map((text, i) => (i === field ? value : text))
+        const published = new PublishedEvent('evt_1', type as 'payment.created', createdAt!, accountId!, presented)
+        expect(eventJson(published)).toBe(JSON.stringify(published))
+      }
+    }
+  })
+
   it('is JSON.stringify’s for a field that is not text (a hand-edited data file’s record)', () => {
     const payment = fc.sample(record, { numRuns: 1, seed: 3 })[0]!
     for (const odd of [undefined, 5, { a: 1 }, true]) {
