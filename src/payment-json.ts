@@ -90,8 +90,34 @@ export function paymentJson(payment: PresentedPayment): string {
 }
 
 const plainText = (value: unknown) => typeof value === 'string' && !ESCAPED.test(value)
-const plainOrNull = (value: unknown) => value === null || plainText(value)
 const quotedOrNull = (text: string | null) => (text === null ? 'null' : `"${text}"`)
+
+/**
+ * Escape tests of texts that most often repeat, field by field: each field's text when last found
+ * plain is remembered. A payment's currency, network, status, wallets, kind of destination and most
+ * often its amount and times are those of the payment before (the store interns most, so they are
+ * the same strings), an event's type and account those of an event before: comparing with the last
+ * costs less than a pattern test, and the same text is as plain as it was.
+ */
+export class PlainTexts {
+  private readonly last: unknown[]
+
+  constructor(fields: number) {
+    this.last = new Array<unknown>(fields).fill('')
+  }
+
+  /** Whether `value` is a text that needs no escaping, `field` being which of the fields it is. */
+  is(value: unknown, field: number): boolean {
+    if (value === this.last[field]) return true
+    if (!plainText(value)) return false
+    this.last[field] = value
+    return true
+  }
+}
+
+const paymentTexts = new PlainTexts(15)
+const plainAs = (value: unknown, field: number) => paymentTexts.is(value, field)
+const plainOrNullAs = (value: unknown, field: number) => value === null || plainAs(value, field)
 
 /**
  * Whether every field is what the type says (a record loaded from a data file could hold anything
@@ -99,10 +125,10 @@ const quotedOrNull = (text: string | null) => (text === null ? 'null' : `"${text
  * written between its quotes in one template.
  */
 function isPlain(p: PresentedPayment): boolean {
-  return plainText(p.id) && plainText(p.amount) && plainText(p.currency) && plainText(p.network) && plainText(p.status) && plainText(p.source) &&
-    plainText(p.destination) && plainText(p.destination_type) && plainOrNull(p.description) && plainOrNull(p.tx_hash) &&
-    plainOrNull(p.failure_code) && plainOrNull(p.failure_message) && plainOrNull(p.payout_id) && plainText(p.created_at) &&
-    plainText(p.updated_at) && plainOrNull(p.completed_at)
+  return plainText(p.id) && plainAs(p.amount, 0) && plainAs(p.currency, 1) && plainAs(p.network, 2) && plainAs(p.status, 3) && plainAs(p.source, 4) &&
+    plainAs(p.destination, 5) && plainAs(p.destination_type, 6) && plainOrNullAs(p.description, 7) && plainOrNullAs(p.tx_hash, 8) &&
+    plainOrNullAs(p.failure_code, 9) && plainOrNullAs(p.failure_message, 10) && plainOrNullAs(p.payout_id, 11) && plainAs(p.created_at, 12) &&
+    (p.updated_at === p.created_at || plainAs(p.updated_at, 13)) && plainOrNullAs(p.completed_at, 14)
 }
 
 function writePayment(p: PresentedPayment): string {

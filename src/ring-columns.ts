@@ -17,3 +17,10 @@ export function slotsInOrder(head: number, size: number, length: number): number
   for (let i = 0; i < size; i++) order[i] = (head + i) % length
   return order
 }
+
+/** A typed column grown to `capacity`, its kept values moved to the front in `order` (as `grownColumn`). */
+export function grownTypedColumn<T extends Float64Array | Uint32Array | Uint16Array | Uint8Array>(values: T, order: readonly number[], capacity: number): T {
+  const grown = new (values.constructor as new (length: number) => T)(capacity)
+  for (let i = 0; i < order.length; i++) grown[i] = values[order[i]!]!
+  return grown
+}

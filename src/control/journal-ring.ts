@@ -1,6 +1,6 @@
 import type { RequestJournalEntry } from '../schemas/requests.js'
 import { firstAfter } from '../long-polls.js'
-import { grownColumn, slotsInOrder } from '../ring-columns.js'
+import { grownColumn, grownTypedColumn, slotsInOrder } from '../ring-columns.js'
 import { ByteSegments } from './byte-segments.js'
 import { headersOf, KEPT_ELLIPSIS, type CapturedRequest } from './request-capture.js'
 
@@ -171,17 +171,13 @@ export class JournalRing {
   private grow(): void {
     const capacity = Math.min(this.seqs.length * 2, this.capacity)
     const order = slotsInOrder(this.oldest, this.size, this.seqs.length)
-    const typed = <T extends Float64Array | Uint16Array | Uint8Array>(values: T, make: (length: number) => T) => {
-      const grown = make(capacity)
-      order.forEach((slot, i) => (grown[i] = values[slot]!))
-      return grown
-    }
-    this.seqs = typed(this.seqs, (n) => new Float64Array(n))
-    this.times = typed(this.times, (n) => new Float64Array(n))
-    this.durations = typed(this.durations, (n) => new Float64Array(n))
-    this.places = typed(this.places, (n) => new Float64Array(n))
-    this.statuses = typed(this.statuses, (n) => new Uint16Array(n))
-    this.flags = typed(this.flags, (n) => new Uint8Array(n))
+    const typed = <T extends Float64Array | Uint16Array | Uint8Array>(values: T) => grownTypedColumn(values, order, capacity)
+    this.seqs = typed(this.seqs)
+    this.times = typed(this.times)
+    this.durations = typed(this.durations)
+    this.places = typed(this.places)
+    this.statuses = typed(this.statuses)
+    this.flags = typed(this.flags)
     const lengths = new Uint32Array(capacity * TEXTS)
     order.forEach((slot, i) => lengths.set(this.lengths.subarray(slot * TEXTS, (slot + 1) * TEXTS), i * TEXTS))
     this.lengths = lengths

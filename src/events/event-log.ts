@@ -1,8 +1,10 @@
 import type { Bus } from './bus.js'
 import { EventRing } from './event-ring.js'
-import { eventJsonParts } from './order-json.js'
+import { eventJson } from './order-json.js'
+import { PublishedEvent } from './publisher.js'
 import { createLongPolls } from '../long-polls.js'
 import type { SandboxEvent } from '../model/events.js'
+import { paymentJson, PresentedPayment } from '../payment-json.js'
 
 /**
  * The events of every account as webhooks carry them, for `GET /_sandbox/events` (CONTRACT.md section
@@ -58,16 +60,18 @@ export function createEventLog(deps: { bus: Bus; limitPerAccount: number }) {
   /** Adds an event to its account's log; answers its object's id. */
   function keep(event: SandboxEvent): string | undefined {
     let ring = logs.get(event.account_id)
-    if (!ring) logs.set(event.account_id, (ring = new EventRing(limitPerAccount)))
+    if (!ring) logs.set(event.account_id, (ring = new EventRing(limitPerAccount, event.account_id)))
     const object = event.data.object as { id?: unknown; object?: unknown } | null
     const objectId = object?.id as string | undefined
     // An order's event shares its fills with the order (present-order.ts): as text, each event of an
     // order that fills on every tick would copy them all again, a tick of a thousand fills writing
     // megabytes. Every other event is kept as its text.
     if (object?.object === 'order') ring.pushObject(++seq, event, objectId)
-    // The text the webhooks wrote for the same event a moment ago, when they did (eventJson keeps the
-    // last); otherwise its pieces, written straight into the ring's bytes.
-    else ring.push(++seq, event, eventJsonParts(event), objectId)
+    // A payment's event as the publisher made it (every POST's): its time and the payment's text (the
+    // one its answer is written from, paymentJson keeps it), the rest of its head made when read.
+    else if (event instanceof PublishedEvent && object instanceof PresentedPayment) ring.pushPublished(++seq, event, paymentJson(object), objectId)
+    // Any other: its text, the one the webhooks wrote a moment ago when they did (eventJson keeps the last).
+    else ring.push(++seq, event, eventJson(event), objectId)
     return objectId
   }
 

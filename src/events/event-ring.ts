@@ -1,5 +1,5 @@
 import { firstAfter } from '../long-polls.js'
-import { grownColumn, slotsInOrder } from '../ring-columns.js'
+import { grownColumn, grownTypedColumn, slotsInOrder } from '../ring-columns.js'
 import type { SandboxEvent } from '../model/events.js'
 
 /** The first segment's size; each next one doubles, up to `MAX_SEGMENT`. */
@@ -17,7 +17,11 @@ interface Segment {
 
 /**
  * One account's newest events, most as the JSON text a webhook delivery carries, in a few large byte
- * segments outside the JavaScript heap, and the few values a read filters on in columns. A log of
+ * segments outside the JavaScript heap, and the few values a read filters on in columns. An event
+ * the publisher made (`pushPublished`: a payment's, on every POST) keeps only its time and its
+ * object's text there: the rest of its head is its id and type, which the columns hold anyway, the
+ * account, which is the ring's, and two constants, so its head is made again when it is read rather
+ * than written for every event (about 170 bytes, most of them never read). A log of
  * ten thousand events per account lives long enough for every event in it to reach the old
  * generation: kept as objects (an event and the payment it carries, about a kilobyte each), they were
  * a quarter of the process's memory after a million payments created through the API, most of it
@@ -36,6 +40,11 @@ export class EventRing {
   private objectIds: Array<string | undefined> = new Array<string | undefined>(FIRST_SLOTS)
   /** The event itself, for one pushed as an object; undefined for one kept as text. */
   private objects: Array<SandboxEvent | undefined> = new Array<SandboxEvent | undefined>(FIRST_SLOTS)
+  /**
+   * For an event kept by `pushPublished`, the length of its `created_at`: the first bytes of its
+   * text, its object's JSON after them. 0 for an event kept as its whole text.
+   */
+  private createdAtLengths = new Uint8Array(FIRST_SLOTS)
   /** Where each event's text lies: its segment's serial, its offset and its length in bytes. */
   private segmentSerials = new Uint32Array(FIRST_SLOTS)
   private offsets = new Uint32Array(FIRST_SLOTS)
@@ -48,24 +57,43 @@ export class EventRing {
   private segments: Segment[] = []
   private firstSerial = 0
 
-  constructor(private readonly limit: number) {}
+  /** `accountId`: the account whose events these are, every event's `account_id`. */
+  constructor(
+    private readonly limit: number,
+    private readonly accountId: string,
+  ) {}
 
-  /** Keeps `event` as `text`, its JSON, given whole or as pieces to be written one after the other. */
-  push(seq: number, event: SandboxEvent, text: string | readonly string[], objectId: string | undefined): void {
+  /** Keeps `event` as `text`, its JSON. */
+  push(seq: number, event: SandboxEvent, text: string, objectId: string | undefined): void {
     const slot = this.nextSlot(seq, event, objectId)
-    const pieces = typeof text === 'string' ? undefined : text
     // Room for the most the text can take (3 bytes a UTF-16 unit), and the write tells what it took:
     // one pass over the text, where Buffer.byteLength and then the write were two.
-    const segment = this.segmentFor(pieces === undefined ? (text as string).length * 3 : lengthOf(pieces) * 3)
-    let length: number
-    if (pieces === undefined) length = segment.bytes.write(text as string, segment.used)
-    else {
-      length = 0
-      for (const piece of pieces) length += piece.length <= SHORT_PIECE ? writeShort(segment.bytes, piece, segment.used + length) : segment.bytes.write(piece, segment.used + length)
-    }
+    const segment = this.segmentFor(text.length * 3)
+    this.place(slot, segment, segment.bytes.write(text, segment.used), 0)
+  }
+
+  /**
+   * Keeps an event the publisher made (PublishedEvent: its keys are SandboxEvent's, in that order,
+   * its `data` holds its object alone, its `account_id` is this ring's) as its time and `objectText`,
+   * its object's JSON. A time that is not a short ASCII text (never the clock's) is kept whole.
+   */
+  pushPublished(seq: number, event: SandboxEvent, objectText: string, objectId: string | undefined): void {
+    const createdAt = event.created_at
+    if (!isShortAscii(createdAt)) return this.push(seq, event, JSON.stringify(event), objectId)
+    const slot = this.nextSlot(seq, event, objectId)
+    const segment = this.segmentFor(createdAt.length + objectText.length * 3)
+    const { bytes, used } = segment
+    // A byte at a time: a write leaves the heap, which costs more than two dozen ASCII bytes.
+    for (let i = 0; i < createdAt.length; i++) bytes[used + i] = createdAt.charCodeAt(i)
+    this.place(slot, segment, createdAt.length + bytes.write(objectText, used + createdAt.length), createdAt.length)
+  }
+
+  /** Notes that the slot's text is the `length` bytes just written at the end of `segment`. */
+  private place(slot: number, segment: Segment, length: number, createdAtLength: number): void {
     this.segmentSerials[slot] = this.firstSerial + this.segments.length - 1
     this.offsets[slot] = segment.used
     this.lengths[slot] = length
+    this.createdAtLengths[slot] = createdAtLength
     segment.used += length
     segment.live++
   }
@@ -107,9 +135,21 @@ export class EventRing {
     const slot = this.slot(i)
     const object = this.objects[slot]
     if (object !== undefined) return object
-    const segment = this.segments[this.segmentSerials[slot]! - this.firstSerial]!
+    const { bytes } = this.segments[this.segmentSerials[slot]! - this.firstSerial]!
     const offset = this.offsets[slot]!
-    return JSON.parse(segment.bytes.toString('utf8', offset, offset + this.lengths[slot]!)) as SandboxEvent
+    const end = offset + this.lengths[slot]!
+    const createdAtLength = this.createdAtLengths[slot]!
+    if (createdAtLength === 0) return JSON.parse(bytes.toString('utf8', offset, end)) as SandboxEvent
+    // A published event's head, made again in its keys' order: the text JSON.stringify writes of it is the one it had.
+    return {
+      id: this.ids[slot]!,
+      object: 'event',
+      type: this.types[slot]! as SandboxEvent['type'],
+      created_at: bytes.toString('latin1', offset, offset + createdAtLength),
+      api_version: 'v1',
+      account_id: this.accountId,
+      data: { object: JSON.parse(bytes.toString('utf8', offset + createdAtLength, end)) as unknown },
+    }
   }
 
   /** The position of the kept event with this id, if any. */
@@ -160,43 +200,24 @@ export class EventRing {
   private grow(): void {
     const capacity = Math.min(this.seqs.length * 2, this.limit)
     const order = slotsInOrder(this.head, this.size, this.seqs.length)
-    const seqs = new Float64Array(capacity)
-    const serials = new Uint32Array(capacity)
-    const offsets = new Uint32Array(capacity)
-    const lengths = new Uint32Array(capacity)
-    order.forEach((slot, i) => {
-      seqs[i] = this.seqs[slot]!
-      serials[i] = this.segmentSerials[slot]!
-      offsets[i] = this.offsets[slot]!
-      lengths[i] = this.lengths[slot]!
-    })
+    const typed = <T extends Float64Array | Uint32Array | Uint8Array>(values: T) => grownTypedColumn(values, order, capacity)
+    this.seqs = typed(this.seqs)
+    this.segmentSerials = typed(this.segmentSerials)
+    this.offsets = typed(this.offsets)
+    this.lengths = typed(this.lengths)
+    this.createdAtLengths = typed(this.createdAtLengths)
     const column = <T>(values: T[]) => grownColumn(values, order, capacity)
     this.ids = column(this.ids)
     this.types = column(this.types)
     this.objectIds = column(this.objectIds)
     this.objects = column(this.objects)
-    this.seqs = seqs
-    this.segmentSerials = serials
-    this.offsets = offsets
-    this.lengths = lengths
     this.head = 0
   }
 }
 
-/** A piece this short (an event's tail, `}}`) is stored a byte at a time while ASCII: a write leaves the heap, which costs more than its few bytes. */
-const SHORT_PIECE = 4
-/** Writes `piece` at `at` as UTF-8; answers the bytes written. */
-function writeShort(bytes: Buffer, piece: string, at: number): number {
-  for (let i = 0; i < piece.length; i++) {
-    const code = piece.charCodeAt(i)
-    if (code >= 0x80) return bytes.write(piece, at)
-    bytes[at + i] = code
-  }
-  return piece.length
-}
-
-function lengthOf(pieces: readonly string[]): number {
-  let length = 0
-  for (const piece of pieces) length += piece.length
-  return length
+/** Whether `text` is 1 to 255 ASCII characters: a length the `createdAtLengths` column holds, bytes that are its characters. */
+function isShortAscii(text: unknown): text is string {
+  if (typeof text !== 'string' || text.length === 0 || text.length > 255) return false
+  for (let i = 0; i < text.length; i++) if (text.charCodeAt(i) >= 0x80) return false
+  return true
 }

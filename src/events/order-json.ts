@@ -1,5 +1,5 @@
 import type { SandboxEvent } from '../model/events.js'
-import { ESCAPED, jsonString, paymentJson, PresentedPayment } from '../payment-json.js'
+import { ESCAPED, jsonString, paymentJson, PlainTexts, PresentedPayment } from '../payment-json.js'
 import { PublishedEvent } from './publisher.js'
 
 /**
@@ -99,47 +99,32 @@ let lastEventText = ''
 
 /**
  * `JSON.stringify(event)`, its object spliced in as `objectJson` writes it. The text of the event written
- * last is kept: the webhooks and the event log both want it as the event is published, one after
- * the other, and it is written once.
+ * last is kept: the webhooks and then the event log want it as the event is published (but for a
+ * payment's event, which the event log keeps as the payment's text, and an order's, kept as itself).
  */
 export function eventJson(event: SandboxEvent): string {
   if (event === lastEvent) return lastEventText
-  const written = writeEvent(event)
-  return remember(event, typeof written === 'string' ? written : written[0] + written[1] + written[2])
-}
-
-/**
- * `eventJson(event)` as three texts to be written one after the other when it can be, without making
- * the event's whole text when nobody has (the event log writes them into its bytes: an event's text
- * made whole was made to be copied once and dropped, and writing it copied it twice, into one piece
- * and then into the bytes). The text made whole when it was (the webhooks wanted it).
- */
-export function eventJsonParts(event: SandboxEvent): readonly [string, string, string] | string {
-  if (event === lastEvent) return lastEventText
-  const written = writeEvent(event)
-  return typeof written === 'string' ? remember(event, written) : written
-}
-
-function remember(event: SandboxEvent, text: string): string {
+  lastEventText = writeEvent(event)
   lastEvent = event
-  lastEventText = text
-  return text
+  return lastEventText
 }
 
 /**
  * An event's JSON: its head, its object's text and its tail for an event the publisher made around
- * an object with a writer of its own (nearly every payment and order event), the whole text for any
- * other.
+ * an object with a writer of its own (nearly every payment and order event), JSON.stringify's
+ * for any other.
  */
-function writeEvent(event: SandboxEvent): readonly [string, string, string] | string {
+function writeEvent(event: SandboxEvent): string {
   const { data } = event
   const object = objectJson(event.type, data.object)
   if (object === undefined) return JSON.stringify(event)
   const head = publishedEventHead(event)
-  return head === undefined ? spliceJson(event as unknown as Record<string, unknown>, 'data', spliceJson(data, 'object', object)) : [head, object, EVENT_TAIL]
+  return head === undefined ? spliceJson(event as unknown as Record<string, unknown>, 'data', spliceJson(data, 'object', object)) : head + object + EVENT_TAIL
 }
 
 const EVENT_TAIL = '}}'
+/** An event's type, time and account, most often those of an event before. */
+const headTexts = new PlainTexts(3)
 
 /**
  * An event's JSON up to its object's (`{"id":…,"data":{"object":`), for an event the publisher made:
@@ -150,7 +135,7 @@ function publishedEventHead(event: SandboxEvent): string | undefined {
   const { id, type, created_at: createdAt, account_id: accountId } = event
   // Texts between their quotes in the template: quoting each on its own (jsonString) made two texts
   // more for each. One that needs escaping (never a generated id or time) is left to spliceJson.
-  if (ESCAPED.test(id) || ESCAPED.test(type) || ESCAPED.test(createdAt) || ESCAPED.test(accountId)) return undefined
+  if (ESCAPED.test(id) || !headTexts.is(type, 0) || !headTexts.is(createdAt, 1) || !headTexts.is(accountId, 2)) return undefined
   return `{"id":"${id}","object":"event","type":"${type}","created_at":"${createdAt}","api_version":"v1","account_id":"${accountId}","data":{"object":`
 }
 

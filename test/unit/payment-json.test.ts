@@ -1,6 +1,7 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { eventJson, eventJsonParts } from '../../src/events/order-json.js'
+import { EventRing } from '../../src/events/event-ring.js'
+import { eventJson } from '../../src/events/order-json.js'
 import { PublishedEvent } from '../../src/events/publisher.js'
 import { renderResource } from '../../src/http/respond.js'
 import { presentPayment } from '../../src/ledger/present.js'
@@ -58,20 +59,21 @@ describe('the JSON of a presented payment', () => {
     )
   })
 
-  it('is JSON.stringify’s inside an event the publisher made, whole or in the pieces the event log writes', () => {
+  it('is JSON.stringify’s inside an event the publisher made, written whole or kept by the event log as its time and the payment’s text', () => {
     fc.assert(
       fc.property(record, text, text, text, fc.boolean(), (payment, id, createdAt, accountId, wholeFirst) => {
         const published = new PublishedEvent(id, 'payment.created', createdAt, accountId, presentPayment(payment))
         const expected = JSON.stringify(published)
-        const joined = () => {
-          const parts = eventJsonParts(published)
-          return typeof parts === 'string' ? parts : parts.join('')
+        const kept = () => {
+          const ring = new EventRing(10, accountId)
+          ring.pushPublished(1, published, paymentJson(published.data.object as PresentedPayment), 'pay_1')
+          return JSON.stringify(ring.eventAt(0))
         }
-        // Either first: the pieces before anyone wrote the text whole, or the whole text kept.
+        // Either first: kept before anyone wrote the text whole, or after.
         if (wholeFirst) expect(eventJson(published)).toBe(expected)
-        expect(joined()).toBe(expected)
+        expect(kept()).toBe(expected)
         expect(eventJson(published)).toBe(expected)
-        expect(joined()).toBe(expected)
+        expect(kept()).toBe(expected)
       }),
     )
     // Its keys are those of any event, in the same order.
@@ -81,6 +83,33 @@ describe('the JSON of a presented payment', () => {
   it('has the fields of the API’s payment in its order', () => {
     const payment = fc.sample(record, { numRuns: 1, seed: 7 })[0]!
     expect(Object.keys(presentPayment(payment))).toEqual(Object.keys(PaymentSchema.shape))
+  })
+
+  it('is JSON.stringify’s when a field needs escaping after the same field was plain, and plain again after (each field’s last plain text is remembered)', () => {
+    // Every other field plain, so that the one tested decides which way the payment is written.
+    const payment = {
+      ...fc.sample(record, { numRuns: 1, seed: 11 })[0]!,
+      ...{ id: 'pay_1', amount: '1.5', currency: 'USDC', network: 'ethereum', status: 'pending', source: 'wal_1', destination: 'wal_2', destination_type: 'wallet' },
+      ...{ description: 'x', metadata: {}, tx_hash: null, failure_code: null, failure_message: null, payout_id: null, created_at: 't', updated_at: 't', completed_at: null },
+    }
+    const fields = ['amount', 'currency', 'network', 'status', 'source', 'destination', 'destination_type', 'description', 'tx_hash', 'failure_code', 'failure_message', 'payout_id', 'created_at', 'updated_at', 'completed_at'] as const
+    for (const field of fields) {
+      for (const value of ['plain', 'plain', 'quote"d', 'quote"d', 'plain', '\ud800', '\ud800', null, null, 7, 7, 'plain']) {
+        const presented = presentPayment({ ...payment, [field]: value } as unknown as PaymentRecord)
+        expect(paymentJson(presented)).toBe(JSON.stringify(presented))
+      }
+    }
+  })
+
+  it('is JSON.stringify’s for a published event whose type, time or account needs escaping after the same one was plain', () => {
+    const presented = presentPayment({ ...fc.sample(record, { numRuns: 1, seed: 13 })[0]!, id: 'pay_1' })
+    for (const field of [0, 1, 2]) {
+      for (const value of ['plain', 'plain', 'quote"d', 'quote"d', 'plain', '\ud800', '\ud800', 'plain']) {
+        const [type, createdAt, accountId] = ['payment.created', 't', 'acct_1'].map((text, i) => (i === field ? value : text))
+        const published = new PublishedEvent('evt_1', type as 'payment.created', createdAt!, accountId!, presented)
+        expect(eventJson(published)).toBe(JSON.stringify(published))
+      }
+    }
   })
 
   it('is JSON.stringify’s for a field that is not text (a hand-edited data file’s record)', () => {
