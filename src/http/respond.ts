@@ -108,7 +108,11 @@ function endWith(res: ServerResponse, body: string | Buffer): void {
     return
   }
   socket.cork()
-  res.write(body)
-  socket.uncork()
+  try {
+    res.write(body)
+  } finally {
+    // Never left corked: the connection's later answers would wait behind it.
+    socket.uncork()
+  }
   res.end()
 }
