@@ -1,4 +1,5 @@
 import type { ServerResponse } from 'node:http'
+import type { Socket } from 'node:net'
 import { ApiError } from '../errors.js'
 import { setIn, type DeferredHeaders } from './answer-headers.js'
 import type { CursorResult, ListResult } from './route.js'
@@ -74,7 +75,7 @@ export function send(res: ServerResponse, rendered: Rendered | Encoded, extraHea
     for (const headers of [more, extraHeaders]) {
       if (headers) for (const name in headers) res.setHeader(name, headers[name]!)
     }
-    res.end(body)
+    endWith(res, body)
     return
   }
   // The fast path's headers, all at once (answer-headers.ts), in the order setHeader would give them.
@@ -83,5 +84,35 @@ export function send(res: ServerResponse, rendered: Rendered | Encoded, extraHea
   if (more) for (const name in more) setIn(deferred, name, more[name]!)
   if (extraHeaders) for (const name in extraHeaders) setIn(deferred, name, extraHeaders[name]!)
   res.writeHead(rendered.status, deferred)
-  res.end(body)
+  endWith(res, body)
+}
+
+/**
+ * `res.end(body)`, in one write to the socket where it can be. node's `end(body)` corks the socket,
+ * queues the head and body as one string, then always queues an empty chunk after it, so every
+ * answer went out through `writev` of two chunks (node's C++ reads each chunk and its encoding's
+ * name through the V8 API before encoding). Corked by us, `write` queues the same string, `uncork`
+ * sends it alone (a plain `write` of one string), and `end()` then has nothing left to send unless
+ * the kernel took less than all of it. The same bytes on the wire, and the same one syscall; 75 →
+ * 57 µs of server CPU a POST in a bare node:http server answering as `send` does, 0.90-0.95× a
+ * sandbox's POST (issue 33, round 8, docs/benchmarks.md). A Buffer (an encoded
+ * answer) goes out as before, its head a chunk of its own either way; so does an answer whose
+ * response has no socket yet (a pipelined one waiting for its turn) or whose socket is corked, and
+ * one whose `end` something has wrapped to see or hold the answer (`--durability strict` holds it
+ * until the data file is fsynced, durable-answers.ts): the body must go through that `end`.
+ */
+function endWith(res: ServerResponse, body: string | Buffer): void {
+  const socket = res.socket as Socket | null
+  if (typeof body !== 'string' || socket === null || socket.writableCorked !== 0 || Object.hasOwn(res, 'end')) {
+    res.end(body)
+    return
+  }
+  socket.cork()
+  try {
+    res.write(body)
+  } finally {
+    // Never left corked: the connection's later answers would wait behind it.
+    socket.uncork()
+  }
+  res.end()
 }

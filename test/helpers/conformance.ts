@@ -196,14 +196,25 @@ export class ResponseRecorder {
   readonly middleware = (req: Request, res: Response, next: NextFunction): void => {
     const path = req.originalUrl
     if (ConformanceChecker.covers(req.method, path)) {
-      const end = res.end.bind(res) as (...args: unknown[]) => Response
-      res.end = ((...args: unknown[]) => {
-        const chunk = args[0]
-        const text = typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : ''
-        const requestId = sentRequestId(res)
-        this.responses.push({ method: req.method, path, status: res.statusCode, body: text, requestId: typeof requestId === 'string' ? requestId : undefined, envelope: this.envelope })
-        return end(...args)
-      }) as Response['end']
+      // The answer as `write` and `end` are given it, seen from a prototype put between the response
+      // and its own: `send` writes a text answer with `write` then `end()` (respond.ts `endWith`),
+      // but only where `end` is not the response's own property (a wrapper that holds the answer).
+      const texts: string[] = []
+      const textOf = (chunk: unknown) => (typeof chunk === 'string' ? chunk : Buffer.isBuffer(chunk) ? chunk.toString('utf8') : '')
+      const own = Object.getPrototypeOf(res) as Response
+      const recorder = this
+      Object.setPrototypeOf(res, Object.assign(Object.create(own) as object, {
+        write(this: Response, ...args: unknown[]) {
+          texts.push(textOf(args[0]))
+          return (own.write as (...args: unknown[]) => boolean).apply(this, args)
+        },
+        end(this: Response, ...args: unknown[]) {
+          if (typeof args[0] !== 'function') texts.push(textOf(args[0]))
+          const requestId = sentRequestId(this)
+          recorder.responses.push({ method: req.method, path, status: this.statusCode, body: texts.join(''), requestId: typeof requestId === 'string' ? requestId : undefined, envelope: recorder.envelope })
+          return (own.end as (...args: unknown[]) => Response).apply(this, args)
+        },
+      }))
     }
     next()
   }
