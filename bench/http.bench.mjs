@@ -9,6 +9,11 @@
 // that already holds BENCH_STORED payments (100,000), seeded through the store's bulk path, against
 // the echo measured again beside it.
 //
+// Beside each row's requests per second, its server's CPU time per request, read from /proc around
+// each slice: autocannon runs on the same machine, so on two cores the load generator's own work
+// and the servers' collector threads move the ratio of requests per second; the ratio of CPU time
+// is what the server itself spends on a request.
+//
 // Knobs: BENCH_DURATION (8 s measured per scenario), BENCH_WARMUP (2 s), BENCH_STORED (payments in
 // the data file), BENCH_STRICT=1 (exit 1 when a target is missed).
 import { mkdtempSync, rmSync } from 'node:fs'
@@ -17,7 +22,7 @@ import { join } from 'node:path'
 import autocannon from 'autocannon'
 import { createRng } from '../dist/rng.js'
 import { generateAddress } from '../dist/chain/networks.js'
-import { FIXTURE, SANDBOX_BIN, fetchJson, fixed, maximum, percentile, printTable, startScaleServer, startServer, stopScaleServer } from './lib.mjs'
+import { FIXTURE, SANDBOX_BIN, cpuMs, fetchJson, fixed, maximum, percentile, printTable, startScaleServer, startServer, stopScaleServer } from './lib.mjs'
 
 const DURATION_S = Number(process.env.BENCH_DURATION ?? 8)
 const WARMUP_S = Number(process.env.BENCH_WARMUP ?? 2)
@@ -28,9 +33,11 @@ const STORED = Number(process.env.BENCH_STORED ?? 100_000)
 
 /** One autocannon run; any error or non-2xx answer fails the benchmark. */
 async function run(scenario, seconds, latencies) {
+  const cpuBefore = cpuMs(scenario.pid)
   const instance = autocannon({ connections: CONNECTIONS, pipelining: 1, ...scenario.request, duration: seconds })
   if (latencies) instance.on('response', (_client, _status, _bytes, ms) => latencies.push(ms))
   const result = await instance
+  result.cpuMs = cpuMs(scenario.pid) - cpuBefore
   const failures = result.errors + result.timeouts + result.non2xx
   if (failures > 0) {
     throw new Error(`${scenario.name}: ${result.non2xx} non-2xx answers, ${result.errors} errors, ${result.timeouts} timeouts out of ${result.requests.total}`)
@@ -41,18 +48,19 @@ async function run(scenario, seconds, latencies) {
 /** Warms both up, then measures them in alternating slices. */
 async function compare(baseline, candidate) {
   for (const scenario of [baseline, candidate]) await run(scenario, WARMUP_S)
-  const totals = new Map([baseline, candidate].map((s) => [s, { requests: 0, seconds: 0, latencies: [] }]))
+  const totals = new Map([baseline, candidate].map((s) => [s, { requests: 0, seconds: 0, cpuMs: 0, latencies: [] }]))
   for (let slice = 0; slice < SLICES; slice++) {
     for (const scenario of slice % 2 === 0 ? [baseline, candidate] : [candidate, baseline]) {
       const total = totals.get(scenario)
       const result = await run(scenario, DURATION_S / SLICES, total.latencies)
       total.requests += result.requests.total
       total.seconds += result.duration
+      total.cpuMs += result.cpuMs
     }
   }
   return [baseline, candidate].map((scenario) => {
-    const { requests, seconds, latencies } = totals.get(scenario)
-    return { name: scenario.name, rps: requests / seconds, p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: maximum(latencies), requests }
+    const { requests, seconds, cpuMs: cpu, latencies } = totals.get(scenario)
+    return { name: scenario.name, rps: requests / seconds, cpuMicros: (cpu * 1000) / requests, p50: percentile(latencies, 50), p99: percentile(latencies, 99), max: maximum(latencies), requests }
   })
 }
 
@@ -102,19 +110,20 @@ try {
   const bareUrl = `http://127.0.0.1:${bare.port}/`
   const sandboxUrl = `http://127.0.0.1:${sandbox.port}`
   const json = { 'content-type': 'application/json' }
-  const echo = (name) => ({ name, request: { url: bareUrl, method: 'POST', headers: json, body: JSON.stringify(body) } })
+  const echo = (name) => ({ name, pid: bare.child.pid, request: { url: bareUrl, method: 'POST', headers: json, body: JSON.stringify(body) } })
   const [hello, balance] = await compare(
-    { name: 'node:http hello (GET, fixed body)', request: { url: bareUrl } },
-    { name: 'sandbox GET /v1/wallets/{id}/balance', request: { url: sandboxUrl + balancePath, headers: auth } },
+    { name: 'node:http hello (GET, fixed body)', pid: bare.child.pid, request: { url: bareUrl } },
+    { name: 'sandbox GET /v1/wallets/{id}/balance', pid: sandbox.child.pid, request: { url: sandboxUrl + balancePath, headers: auth } },
   )
   const [echoed, payment] = await compare(
     echo('node:http echo (POST, body sent back)'),
-    { name: 'sandbox POST /v1/payments', request: { url: `${sandboxUrl}/v1/payments`, method: 'POST', headers: { ...auth, ...json }, body: JSON.stringify(body) } },
+    { name: 'sandbox POST /v1/payments', pid: sandbox.child.pid, request: { url: `${sandboxUrl}/v1/payments`, method: 'POST', headers: { ...auth, ...json }, body: JSON.stringify(body) } },
   )
   const [echoedAgain, filePayment] = await compare(
     echo('node:http echo, again'),
     {
       name: `sandbox POST /v1/payments, data file (batched, ${STORED.toLocaleString('en')} stored)`,
+      pid: fileSandbox.child.pid,
       request: { url: `http://127.0.0.1:${fileSandbox.port}/v1/payments`, method: 'POST', headers: { ...auth, ...json }, body: JSON.stringify(body) },
     },
   )
@@ -136,7 +145,7 @@ try {
 let missed = 0
 printTable(
   `HTTP throughput against a bare node:http server (autocannon, ${CONNECTIONS} connections, pipelining 1, loopback; ${WARMUP_S} s warm-up, then ${DURATION_S} s per scenario in ${SLICES} alternating slices; load ${loadBefore.toFixed(1)} → ${loadavg()[0].toFixed(1)}; node ${process.version})`,
-  ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'vs node:http', 'goal', 'result'],
+  ['scenario', 'req/s', 'p50 ms', 'p99 ms', 'max ms', 'vs node:http', 'goal', 'result', 'server CPU µs/req', 'CPU: node:http ÷ this'],
   rows.map(([m, baseline, goal]) => {
     // Each sandbox row is compared with the bare server's row measured in turns with it.
     const ratio = baseline ? m.rps / baseline.rps : undefined
@@ -151,6 +160,9 @@ printTable(
       ratio === undefined ? '—' : `${ratio.toFixed(2)}×`,
       goal === undefined ? '—' : `≥ ${goal}×`,
       goal === undefined ? '' : pass ? 'pass' : 'FAIL',
+      m.cpuMicros.toFixed(1),
+      // As the throughput ratio reads: the bare server's CPU a request over this one's (1× = as cheap).
+      baseline ? `${(baseline.cpuMicros / m.cpuMicros).toFixed(2)}×` : '—',
     ]
   }),
 )
