@@ -160,9 +160,10 @@ printTable(
       ratio === undefined ? '—' : `${ratio.toFixed(2)}×`,
       goal === undefined ? '—' : `≥ ${goal}×`,
       goal === undefined ? '' : pass ? 'pass' : 'FAIL',
-      m.cpuMicros.toFixed(1),
+      // NaN where /proc cannot be read (not Linux).
+      Number.isFinite(m.cpuMicros) ? m.cpuMicros.toFixed(1) : '—',
       // As the throughput ratio reads: the bare server's CPU a request over this one's (1× = as cheap).
-      baseline ? `${(baseline.cpuMicros / m.cpuMicros).toFixed(2)}×` : '—',
+      baseline && Number.isFinite(baseline.cpuMicros / m.cpuMicros) ? `${(baseline.cpuMicros / m.cpuMicros).toFixed(2)}×` : '—',
     ]
   }),
 )
