@@ -52,6 +52,8 @@ const LEFT_OUT = PHASES[0][0]
 function moduleOf(frame) {
   const name = frame.functionName
   if (/^(src\/|\.\.\/|node_modules\/|faker-)/.test(name) && /\.(m?[jt]s|cjs|json)$|faker-en-person/.test(name)) return name.replace(/^.*node_modules\//, 'node_modules/')
+  // The bundle names a module's function after its path, `src/a-b.ts` as `src$a_b$ts` (scripts/bundle-cli.mjs, esmInitsAsFunctions).
+  if (/^(src|node_modules|faker_)[\w$]*\$((m?[jt]s|cjs|json)|faker_en_person)$/.test(name)) return name.replace(/\$(?=(m?[jt]s|cjs|json)$)/, '.').replace(/\$\$/g, '/@').replace(/\$/g, '/').replace(/_/g, '-').replace(/^node-modules\//, 'node_modules/')
   const match = /\/(dist\/.*|node_modules\/.*)\.c?js$/.exec(frame.url)
   // The bundle and the entries that load it (the library's, code-cache) are loaders, not modules evaluated.
   if (match && frame.functionName === '' && frame.lineNumber === 0 && !/bundle|^dist\/(library|code-cache)$/.test(match[1])) return match[1].replace(/^dist\//, 'src/').replace(/^.*node_modules\//, 'node_modules/')

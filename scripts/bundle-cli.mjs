@@ -264,6 +264,45 @@ const { metafile } = await build({
 const chunked = Object.keys(metafile.inputs).filter((input) => /node_modules\/(zod|express|ws|commander|@faker-js)\//.test(input))
 if (chunked.length > 0) throw new Error(`bundle-cli: the bundle holds modules that belong in a chunk: ${chunked.slice(0, 5).join(', ')}`)
 
+
+/**
+ * esbuild wraps each module a dynamic import() can reach as `init_x = __esm({"src/x.ts"() {…}})`, so
+ * that the module's name is its function's name: an object literal of its own key at each of the
+ * bundle's 336 modules, which every start evaluated. V8 makes each such literal a map of its own (a
+ * transition from the one-property literal map, whose transition array grows by one at each), and
+ * `__esm` listed the object's keys to find the function when the module first ran. Here each becomes
+ * a named function expression, `__esm(function src$x$ts() {…})`: the name is the path with `/` and
+ * `.` (and a package's `@`) as `$` and `-` as `_` (bench/start-profile.mjs reads it back), what a stack trace shows.
+ * Instructions until the CLI's first health answer: see docs/benchmarks.md, "Issue 33, round 9: start-load".
+ */
+const ESM_HELPER = 'var __esm=(fn,res)=>function(){return fn&&(res=(0,fn[__getOwnPropNames(fn)[0]])(fn=0)),res};'
+function esmInitsAsFunctions(text) {
+  if (!text.includes(ESM_HELPER)) throw new Error('bundle-cli: esbuild no longer writes __esm as expected')
+  const tree = ts.createSourceFile('cli.bundle.cjs', text, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS)
+  const edits = []
+  const visit = (node) => {
+    if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === '__esm') {
+      const [wrapped] = node.arguments
+      const method = node.arguments.length === 1 && ts.isObjectLiteralExpression(wrapped) && wrapped.properties.length === 1 ? wrapped.properties[0] : undefined
+      if (!method || !ts.isMethodDeclaration(method) || !ts.isStringLiteral(method.name) || method.parameters.length > 0 || !method.body) throw new Error(`bundle-cli: an __esm call of another form at ${node.pos}`)
+      const name = method.name.text.replace(/^.*node_modules\//, 'node_modules/').replace(/-/g, '_').replace(/[^\w$]/g, '$')
+      if (!/^[A-Za-z_$][\w$]*\$\w+$/.test(name) || text.includes(name)) throw new Error(`bundle-cli: ${method.name.text} gives the name ${name}, not a fresh identifier`)
+      edits.push([wrapped.getStart(tree), wrapped.end, `function ${name}()${text.slice(method.body.getStart(tree), method.body.end)}`])
+      return // esbuild's module wrappers are not nested
+    }
+    ts.forEachChild(node, visit)
+  }
+  visit(tree)
+  let out = ''
+  let at = 0
+  for (const [start, end, replacement] of edits) {
+    out += text.slice(at, start) + replacement
+    at = end
+  }
+  out += text.slice(at)
+  return out.replace(ESM_HELPER, 'var __esm=(fn,res)=>function(){return fn&&(res=(0,fn)(fn=0)),res};')
+}
+writeFileSync(bundleFile, esmInitsAsFunctions(readFileSync(bundleFile, 'latin1')), 'latin1')
 for (const file of readdirSync(dist)) if (file.endsWith('.chunk.cjs')) rmSync(`${dist}${file}`)
 for (const [name, contents] of Object.entries(CHUNKS)) {
   await build({
