@@ -330,8 +330,30 @@ for (const file of [bundleFile, ...Object.keys(CHUNKS).map((name) => `${dist}${n
   writeFileSync(file, `${BUNDLE_WRAPPER[0]}${bundled.toString('latin1')}${BUNDLE_WRAPPER[1]}`, 'latin1')
 }
 
-// loadBundle() as CommonJS as well, for the library's require() entry (tsc makes dist/code-cache.js, an ES module).
-await build({ entryPoints: ['src/code-cache.ts'], bundle: true, platform: 'node', format: 'cjs', target: 'node20', outfile: `${dist}code-cache.cjs`, logLevel: 'warning' })
+// loadBundle() as CommonJS as well, for the library's require() entry and the CLI's bin (tsc makes
+// dist/code-cache.js, an ES module). node's CommonJS loader compiles this file without a code cache
+// on every start: so its exports are one plain object, where esbuild's CommonJS output of an ES
+// module defines a getter for each through helpers (__export, __copyProps, __toCommonJS) that V8
+// compiled at every start, and its whitespace is minified (the names stay, for stack traces).
+const LOADER_EXPORTS = ['BUNDLE_WRAPPER', 'loadBundle', 'loadSandboxBundle', 'loadSandboxLibrary']
+await build({
+  stdin: {
+    contents: `import { ${LOADER_EXPORTS.join(', ')} } from './src/code-cache.ts'\nmodule.exports = { ${LOADER_EXPORTS.join(', ')} }\n`,
+    resolveDir: ROOT,
+    loader: 'ts',
+    sourcefile: 'code-cache-entry.ts',
+  },
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  outfile: `${dist}code-cache.cjs`,
+  banner: { js: "'use strict';" },
+  minifyWhitespace: true,
+  minifySyntax: true,
+  logLevel: 'warning',
+})
+if (/__toCommonJS|__export\(/.test(readFileSync(`${dist}code-cache.cjs`, 'latin1'))) throw new Error('bundle-cli: dist/code-cache.cjs should export one plain object')
 
 /**
  * The library's entries: the bundle's exports less the command line's `main`, for require() and for
