@@ -51,12 +51,14 @@ const CHUNK = /^\.\/[\w-]+\.chunk\.cjs$/
  * cache made by another V8 version or with other flags, and the bundle is then compiled as usual.
  * `cacheDirs` are tried in order; the first is where a new cache is written (and the checksum
  * remembered). `options.settledMs` replaces SETTLED_MS: 0 in tests, Infinity in the build, whose
- * folder ships.
+ * folder ships. `options.runtime` (see runtimeKey) is added to the name of the first folder's cache,
+ * `<bundle>.<length>-<checksum>.<runtime>.v8cache`, so that processes of other V8 flags or another
+ * Node each keep a cache of their own there rather than replacing one another's.
  *
  * A cache is code that runs: one is read only from a folder that this user or root owns and nobody
  * else may write to, so that another user of a shared temp folder cannot plant one.
  */
-export function loadBundle(bundleFile: string, cacheDirs: string[], options: { settledMs?: number } = {}): LoadedBundle {
+export function loadBundle(bundleFile: string, cacheDirs: string[], options: { settledMs?: number; runtime?: string } = {}): LoadedBundle {
   const fd = openSync(bundleFile, 'r')
   let bytes: Buffer
   let identity: BigIntStats
@@ -67,12 +69,13 @@ export function loadBundle(bundleFile: string, cacheDirs: string[], options: { s
   } finally {
     closeSync(fd)
   }
-  const cacheName = `${basename(bundleFile)}.${bytes.length.toString(16)}-${checksumOf(bundleFile, bytes, identity, cacheDirs[0], options.settledMs ?? SETTLED_MS)}.v8cache`
+  const cacheName = `${basename(bundleFile)}.${bytes.length.toString(16)}-${checksumOf(bundleFile, bytes, identity, cacheDirs[0], options.settledMs ?? SETTLED_MS)}`
+  const cacheFiles = cacheDirs.map((dir, index) => join(dir, `${cacheName}${index === 0 && options.runtime !== undefined ? `.${options.runtime}` : ''}.v8cache`))
   // Checksumming the bytes and decoding ASCII as latin1 (the same characters) is about 10 ms faster than
   // reading the file as UTF-8 and checksumming the string; esbuild escapes every other character.
   const text = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8')
   let cachedData: Buffer | undefined
-  for (const dir of cacheDirs) if (cachedData === undefined && isTrusted(dir)) cachedData = readIfPresent(join(dir, cacheName), bytes)
+  for (let index = 0; cachedData === undefined && index < cacheDirs.length; index++) if (isTrusted(cacheDirs[index]!)) cachedData = readIfPresent(cacheFiles[index]!, bytes)
 
   // A bundle not written wrapped (a plain CommonJS file) gets the wrapper here, so it sees what it would under require().
   const wrapped = text.startsWith(BUNDLE_WRAPPER[0]) && text.endsWith(BUNDLE_WRAPPER[1])
@@ -109,7 +112,7 @@ export function loadBundle(bundleFile: string, cacheDirs: string[], options: { s
       try {
         mkdirSync(dir, { recursive: true, mode: 0o700 })
         if (!isTrusted(dir)) return
-        writeAtomically(join(dir, cacheName), script.createCachedData())
+        writeAtomically(cacheFiles[0]!, script.createCachedData())
       } catch {
         // A read-only package folder or temp dir only costs the next start its compile time.
       }
@@ -120,10 +123,30 @@ export function loadBundle(bundleFile: string, cacheDirs: string[], options: { s
 /**
  * The sandbox's bundle (`dist/cli.bundle.cjs`: the CLI and the library alike), run through the cache
  * made at build time in `dist` or, when that one does not fit this Node, one in the temp folder,
- * made by the first start and used by the next ones. `dist` is the folder of the bundle.
+ * made by the first start and used by the next ones of the same Node and options (runtimeKey).
+ * `dist` is the folder of the bundle.
  */
 export function loadSandboxBundle(dist: string): LoadedBundle {
-  return loadBundle(join(dist, 'cli.bundle.cjs'), [join(tempFolder(), `wallet-sandbox-code-cache-${process.getuid?.() ?? 'user'}`), dist])
+  return loadBundle(join(dist, 'cli.bundle.cjs'), [join(tempFolder(), `wallet-sandbox-code-cache-${process.getuid?.() ?? 'user'}`), dist], { runtime: runtimeKey() })
+}
+
+/**
+ * What a V8 code cache must match besides its source, as 8 hex digits: this Node (its V8) and the
+ * options it runs with (process.execArgv and NODE_OPTIONS, where V8's flags come from). The temp
+ * folder's cache is named with it, and it is tried before the shipped one: under one name, a start
+ * with other flags (`--max-old-space-size`, which test runners often set, or a profiler's) found the
+ * cache of the last start with other flags there, which V8 rejected, so it compiled the bundle and
+ * replaced that cache, and so on at each change of flags: 358.7 M instructions until the first
+ * health answer instead of 221.7 M (issue 33, round 9), though the shipped cache would have fitted.
+ * An option that does not change V8's flags (or a script given with `-e`) only makes a name under
+ * which nothing is written when the shipped cache is accepted. FNV-1a: node:crypto or node:zlib
+ * would cost a start their loading.
+ */
+function runtimeKey(): string {
+  const runtime = `${process.version} ${process.execArgv.join(' ')} ${process.env.NODE_OPTIONS ?? ''}`
+  let hash = 0x811c9dc5
+  for (let i = 0; i < runtime.length; i++) hash = Math.imul(hash ^ runtime.charCodeAt(i), 0x01000193)
+  return (hash >>> 0).toString(16).padStart(8, '0')
 }
 
 /** Where loadSandboxLibrary() keeps the library it loaded, by bundle file, for the whole process. */

@@ -9,7 +9,8 @@ import { BIN, buildIfNeeded, cleanEnv, ROOT } from '../helpers/cli-process.js'
  * The CLI's code cache in the temp folder, made when the shipped one does not fit this Node. The
  * bin changes one of V8's flags once the CLI serves (bin/wallet-sandbox.js, tierUpSooner), and V8
  * accepts a cache only under the flags it was made with: the cache must be written before that, or
- * every later start would reject it and compile the whole bundle again.
+ * every later start would reject it and compile the whole bundle again. Its name carries this Node and
+ * these options (src/code-cache.ts, runtimeKey), so that starts with other flags keep caches of their own.
  */
 
 beforeAll(buildIfNeeded, 180_000)
@@ -44,7 +45,7 @@ describe('the CLI code cache in the temp folder', () => {
     await startAndStop()
     // The bundle's alone: a plain start's flags are read without commander (src/cli/main.ts), so no chunk is loaded.
     const made = caches().sort()
-    expect(made).toEqual([expect.stringMatching(/\/cli\.bundle\.cjs\.[0-9a-f]+-[0-9a-f]{8}\.v8cache$/)])
+    expect(made).toEqual([expect.stringMatching(/\/cli\.bundle\.cjs\.[0-9a-f]+-[0-9a-f]{8}\.[0-9a-f]{8}\.v8cache$/)])
     const stats = made.map((file) => statSync(file)).map(({ ino, mtimeMs }) => ({ ino, mtimeMs }))
     await startAndStop()
     expect(caches().sort()).toEqual(made)
@@ -57,7 +58,7 @@ describe('the CLI code cache in the temp folder', () => {
     const { ino, mtimeMs } = statSync(bundle!)
     await startAndStop('--quiet')
     const made = caches().sort()
-    expect(made).toEqual([bundle, expect.stringMatching(/\/commander\.chunk\.cjs\.[0-9a-f]+-[0-9a-f]{8}\.v8cache$/)])
+    expect(made).toEqual([bundle, expect.stringMatching(/\/commander\.chunk\.cjs\.[0-9a-f]+-[0-9a-f]{8}\.[0-9a-f]{8}\.v8cache$/)])
     expect(statSync(bundle!)).toMatchObject({ ino, mtimeMs })
     const commander = statSync(made[1]!)
     await startAndStop('--quiet')

@@ -1,4 +1,4 @@
-import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -41,6 +41,25 @@ describe('loadBundle (V8 code cache for the CLI bundle)', () => {
     const second = loadBundle(bundleFile(), [caches])
     expect(second.cache).toBe('accepted')
     expect((second.exports.add as (a: number, b: number) => number)(4, 5)).toBe(9)
+  })
+
+  it('names the first folder\'s cache after the runtime it was made for, and reads the next folders\' under the plain name', () => {
+    // What loadSandboxBundle() does: its own caches in the temp folder keyed by Node and flags (runtimeKey), the shipped one in dist/ not.
+    const shipped = join(dir, 'shipped')
+    loadBundle(bundleFile(), [shipped]).saveCache()
+    const [plain] = readdirSync(shipped)
+    expect(plain).toMatch(/^bundle\.cjs\.[0-9a-f]+-[0-9a-f]{8}\.v8cache$/)
+    // The shipped cache is found under its plain name; nothing is written for a runtime it fits.
+    const fits = loadBundle(bundleFile(), [caches, shipped], { runtime: 'aaaaaaaa' })
+    expect(fits.cache).toBe('accepted')
+    fits.saveCache()
+    expect(existsSync(caches)).toBe(false)
+    // A cache of the first folder is read only by the runtime it is named for.
+    rmSync(shipped, { recursive: true })
+    loadBundle(bundleFile(), [caches, shipped], { runtime: 'aaaaaaaa' }).saveCache()
+    expect(cacheFiles()).toEqual([plain!.replace(/\.v8cache$/, '.aaaaaaaa.v8cache')])
+    expect(loadBundle(bundleFile(), [caches, shipped], { runtime: 'aaaaaaaa' }).cache).toBe('accepted')
+    expect(loadBundle(bundleFile(), [caches, shipped], { runtime: 'bbbbbbbb' }).cache).toBe('none')
   })
 
   it("gives the bundle node's modules, and node's require() with its members for anything else", () => {
