@@ -3,7 +3,7 @@ import type { Clock } from '../clock.js'
 import type { Fixtures } from '../fixtures.js'
 import { newId } from '../ids.js'
 import { toBaseUnits } from '../money.js'
-import { createRng, forkRngState, restoreRng } from '../rng.js'
+import { createRng, forkRngState, lazyRng, restoreRng } from '../rng.js'
 import { OrderIndex } from '../store/order-index.js'
 import { PaymentIndex } from '../store/payment-index.js'
 import { SettlementIndex } from '../store/settlement-index.js'
@@ -118,9 +118,22 @@ export function createAccounts(deps: {
     const endpoint = deps.configuredEndpoint?.(state)
     if (endpoint) webhooks.set(endpoint.id, endpoint)
     // The fixtures' wallets keep their ids; what the account creates later does not repeat an earlier
-    // generation's, nor (with a seed of this start) an earlier start's.
-    if (idSeed !== seed) state.rng = restoreRng(forkRngState(state.rng.state(), 'start', idSeed))
-    if (generation > 0) state.rng = restoreRng(forkRngState(state.rng.state(), 'generation', generation))
+    // generation's, nor (with a seed of this start) an earlier start's. Forked on the generator's first
+    // use (the fork is a SHA-256 that allocated 12 KB in a cold start, before its first answer, where
+    // the default account draws nothing: issue 33, round 9), from the position seeding left.
+    if (idSeed !== seed || generation > 0) {
+      const seeded = state.rng.state()
+      const forkGeneration = generation
+      state.rng = lazyRng(() => {
+        let forked = seeded
+        if (idSeed !== seed) forked = forkRngState(forked, 'start', idSeed)
+        if (forkGeneration > 0) forked = forkRngState(forked, 'generation', forkGeneration)
+        const rng = restoreRng(forked)
+        // Later draws go to the generator itself; a caller that kept this one still reaches it.
+        if (state.rng !== rng) state.rng = rng
+        return rng
+      })
+    }
     return state
   }
 
