@@ -16,7 +16,7 @@ import { createEventLog, type EventLog } from './events/event-log.js'
 import { loadFixtures, type Fixtures } from './fixtures.js'
 import { createApp } from './http/app.js'
 import type { HttpServices } from './http/services.js'
-import { answerClientErrors, guardUnreadAnswers, serverOptions } from './http/server-guards.js'
+import { answerClientErrors, guardUnreadAnswers, listenOn, serverOptions } from './http/server-guards.js'
 import type { AppDeps } from './http/context.js'
 import { createFaults } from './http/middleware/faults.js'
 import { createIdempotency } from './http/middleware/idempotency.js'
@@ -199,11 +199,12 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
       server.on('upgrade', stream.handleUpgrade)
       return new Promise((resolve, reject) => {
         server!.once('error', reject)
-        server!.listen(config.port, config.host, () => {
+        server!.once('listening', () => {
           const { port } = server!.address() as AddressInfo
           const host = config.host.includes(':') ? `[${config.host}]` : config.host
           resolve({ host: config.host, port, url: `http://${host}:${port}` })
         })
+        listenOn(server!, config.port, config.host)
       })
     },
     async close() {
