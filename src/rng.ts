@@ -79,6 +79,39 @@ export function restoreRng(state: RngState): Rng {
 }
 
 /**
+ * A generator made by `make` on its first use (a draw or its `state()`), which then answers every
+ * call: the same numbers as the generator made at once. A class, so that a generator never used
+ * costs one object and the closure it was given.
+ */
+class LazyRng implements Rng {
+  private rng: Rng | undefined
+  constructor(private readonly make: () => Rng) {}
+  private get real(): Rng {
+    return (this.rng ??= this.make())
+  }
+  next(): number {
+    return this.real.next()
+  }
+  int(max: number): number {
+    return this.real.int(max)
+  }
+  bytes(length: number): Uint8Array {
+    return this.real.bytes(length)
+  }
+  base62(length: number): string {
+    return this.real.base62(length)
+  }
+  uint32(): number {
+    return this.real.uint32()
+  }
+  state(): RngState {
+    return this.real.state()
+  }
+}
+
+export const lazyRng = (make: () => Rng): Rng => new LazyRng(make)
+
+/**
  * One generator per scope, derived from `parts` and the scope, made on first use: `family()` is the
  * sandbox's, `family(accountId)` an account's, so that what one account draws never shifts what
  * another gets (CONTRACT.md section 24).

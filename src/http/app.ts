@@ -46,7 +46,8 @@ export function createApp(deps: AppDeps, http: HttpServices, routes: readonly La
     ...extra,
   ]
   const index = createRouteIndex()
-  for (const route of routes) index.add(route.method, toExpressPath(route.path), handlerOnFirstRequest(route, deps, http))
+  const handlerFor = (route: LazyRoute) => handlerOnFirstRequest(route, deps, http)
+  for (const route of routes) index.addLazily(route.method, toExpressPath(route.path), route, handlerFor)
   let knownPaths: KnownPath[] | undefined
   // A path that some route has, asked with a method none of them takes: 405, matched as express
   // matches (case-insensitive, one optional trailing slash) but without decoding the parameters, so

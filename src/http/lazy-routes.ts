@@ -33,15 +33,40 @@ export function lazyRoutes(groups: readonly LazyRouteGroup[]): { routes: LazyRou
         return routes
       }))
   })
-  // Every start makes these ninety routes: made in one array, without a split's array per entry.
+  // Every start makes these ninety routes: made in one array, without a split's array per entry,
+  // each one object without a closure of its own (issue 33, round 9).
   const routes: LazyRoute[] = []
   for (let index = 0; index < groups.length; index++) {
     const { paths } = groups[index]!
     for (let position = 0; position < paths.length; position++) {
       const entry = paths[position]!
       const space = entry.indexOf(' ')
-      routes.push({ method: entry.slice(0, space).toLowerCase() as Method, path: entry.slice(space + 1), load: async () => (await loads[index]!())[position]! })
+      routes.push(new TableRoute(methodOf(entry, space), entry.slice(space + 1), loads[index]!, position))
     }
   }
   return { routes, loadAll: async () => (await Promise.all(loads.map((load) => load()))).flat() }
+}
+
+class TableRoute implements LazyRoute {
+  constructor(
+    readonly method: Method,
+    readonly path: string,
+    private readonly loadGroup: () => Promise<readonly AnyRoute[]>,
+    private readonly position: number,
+  ) {}
+
+  async load(): Promise<AnyRoute> {
+    return (await this.loadGroup())[this.position]!
+  }
+}
+
+const METHODS: ReadonlyArray<readonly [string, Method]> = [['GET', 'get'], ['POST', 'post'], ['PUT', 'put'], ['PATCH', 'patch'], ['DELETE', 'delete']]
+
+/** `GET` in `GET /path`, lower-cased without making a string. */
+function methodOf(entry: string, space: number): Method {
+  for (let i = 0; i < METHODS.length; i++) {
+    const method = METHODS[i]!
+    if (space === method[0].length && entry.startsWith(method[0])) return method[1]
+  }
+  return entry.slice(0, space).toLowerCase() as Method
 }

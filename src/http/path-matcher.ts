@@ -35,6 +35,7 @@ export function pathPattern(path: string): { regexp: RegExp; names: string[] } {
  * test/http/path-matcher.test.ts, so none throws here in use.)
  */
 export function pathMatcher(path: string): PathMatcher {
+  if (isLiteral(path)) return literalMatcher(path)
   let pattern: { regexp: RegExp; names: string[] } | undefined
   return (input) => {
     const { regexp, names } = (pattern ??= pathPattern(path))
@@ -43,6 +44,47 @@ export function pathMatcher(path: string): PathMatcher {
     const params: Record<string, string> = Object.create(null)
     for (let i = 0; i < names.length; i++) params[names[i]!] = decodeParam(found[i + 1]!)
     return { params }
+  }
+}
+
+/**
+ * A path of literal segments only (`/` and one or more of [A-Za-z0-9_.~-], again and again), which
+ * `pathPattern` would take (test/http/path-matcher.test.ts): checked by hand, not with a regular
+ * expression that a start would compile for it.
+ */
+function isLiteral(path: string): boolean {
+  if (path.length < 2 || path.charCodeAt(path.length - 1) === 0x2f) return false
+  for (let i = 0; i < path.length; i++) {
+    const code = path.charCodeAt(i)
+    if (code === 0x2f) {
+      if (i > 0 && path.charCodeAt(i - 1) === 0x2f) return false
+      continue
+    }
+    if (i === 0) return false
+    const letterOrDigit = (code >= 0x30 && code <= 0x39) || (code >= 0x41 && code <= 0x5a) || (code >= 0x61 && code <= 0x7a)
+    if (!letterOrDigit && code !== 0x5f && code !== 0x2e && code !== 0x7e && code !== 0x2d) return false
+  }
+  return true
+}
+
+/**
+ * The matcher of a path without parameters, without its regular expression: what `pathPattern`'s
+ * makes of it (`^(?:\/v1\/prices)(?:\/$)?$`, case-insensitive) is the path in any ASCII case, then
+ * at most one '/'. Without the `u` flag no other character matches an ASCII letter case-insensitively
+ * (the Kelvin sign is not a `k` there, as it is for `toLowerCase`), so the characters are compared
+ * as ASCII. Making and compiling the expression was 6.5 KB of a start's young allocation, for its
+ * first health check (issue 33, round 9).
+ */
+function literalMatcher(path: string): PathMatcher {
+  const lower = path.toLowerCase()
+  const length = lower.length
+  return (input) => {
+    if (input.length !== length && !(input.length === length + 1 && input.charCodeAt(length) === 0x2f)) return false
+    for (let i = 0; i < length; i++) {
+      const code = input.charCodeAt(i)
+      if ((code >= 0x41 && code <= 0x5a ? code + 0x20 : code) !== lower.charCodeAt(i)) return false
+    }
+    return { params: Object.create(null) as Record<string, string> }
   }
 }
 

@@ -1,5 +1,5 @@
 import type { Server, ServerOptions } from 'node:http'
-import type { Socket } from 'node:net'
+import { isIP, type Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { ApiError } from '../errors.js'
 import { writeRawError } from '../raw-answer.js'
@@ -28,6 +28,32 @@ export function serverOptions(config: ServerGuardConfig): ServerOptions {
     requestTimeout,
     connectionsCheckingInterval: Math.min(CHECK_INTERVAL_MS, config.headersTimeout),
   }
+}
+
+/** node's net.Server keeps this name (setupListenHandle) for code that wraps it: binds and listens, no lookup, no cluster. */
+interface DirectListen {
+  _listen2?(address: string, port: number, addressType: number, backlog?: number, fd?: number, flags?: number): void
+}
+
+/**
+ * `server.listen(port, host)` for a host that is an IP address, as node itself ends up doing it
+ * (binding and listening in `_listen2`, then 'listening' or 'error' in the next tick), without the
+ * two detours node's public `listen` takes first: loading `node:dns` to look up an address that
+ * needs no lookup, and `node:cluster` (with child_process, dgram and what they load) to learn that
+ * this process is not a cluster worker. Those loads were 104 KB of a cold start's young allocation
+ * (115 -> 12 KB from `listen` to 'listening') and 6.9 M instructions (10.6 -> 3.6 M, callgrind)
+ * (issue 33, round 9); a bare node:http server pays them too. A host name, a cluster worker (whose
+ * listen asks the primary for its handle) and a node without `_listen2` go through `listen` as
+ * before. Errors are node's own (EADDRINUSE from the same call, in the same words).
+ */
+export function listenOn(server: Server, port: number, host: string): void {
+  const direct = (server as Server & DirectListen)._listen2
+  const family = process.env.NODE_UNIQUE_ID === undefined && typeof direct === 'function' ? isIP(host) : 0
+  if (family === 0) {
+    server.listen(port, host)
+    return
+  }
+  direct!.call(server, host, port, family, undefined, undefined, 0)
 }
 
 /**

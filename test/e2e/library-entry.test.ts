@@ -93,6 +93,23 @@ describe('the library entries', () => {
     expect(evaluated).toEqual({ seen: [false, false, false, true], health: 200, wallets: [400, 'limit'] })
   })
 
+  it('start listening without loading node:cluster or node:dns, and a host name still binds', () => {
+    // A start binds its IP address itself (src/http/server-guards.ts, listenOn): node's listen loaded
+    // both modules, and what they brought, to look up an address and to learn it was no cluster worker.
+    const started = inNode(`
+      const { startSandbox } = await import(${JSON.stringify(pathToFileURL(entry('import')).href)})
+      const loaded = () => process.moduleLoadList.filter((name) => /^NativeModule (cluster|dns)$/.test(name))
+      const sandbox = await startSandbox()
+      const health = await fetch(sandbox.baseUrl + '/_sandbox/health')
+      const before = loaded()
+      await sandbox.close()
+      const named = await startSandbox({ host: 'localhost' })
+      const namedHealth = await fetch(named.baseUrl + '/_sandbox/health')
+      await named.close()
+      process.stdout.write(JSON.stringify({ before, health: health.status, named: namedHealth.status, after: loaded() }))`)
+    expect(started).toEqual({ before: [], health: 200, named: 200, after: ['NativeModule dns', 'NativeModule cluster'] })
+  })
+
   it('find the package files from a folder whose path a file URL must escape', () => {
     // The bundle's file URL is `file://` and its path when the path is plain characters, node's pathToFileURL otherwise.
     const tmp = mkdtempSync(join(tmpdir(), 'library entry #%-'))

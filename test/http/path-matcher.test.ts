@@ -30,7 +30,7 @@ describe('the route matcher', () => {
     expect([ours.source, ours.flags]).toEqual([theirs.source, theirs.flags])
   })
 
-  const INPUTS = ['/v1/wallets/abc', '/V1/WALLETS/abc/', '/v1/wallets/abc//', '/v1/wallets/a%20b', '/v1/wallets/a%2Fb/balance', '/v1/wallets/%E0%A4%A', '/v1/wallets/', '/v1/wallets', '/_sandbox/prices/BTC/USD', '/_sandbox/prices/BTC%2fUSD', '/v1/openapi.json', '/v1/openapiXjson', '/v1/payments/pay_1/x']
+  const INPUTS = ['/v1/wallets/abc', '/V1/WALLETS/abc/', '/v1/wallets/abc//', '/v1/wallets/a%20b', '/v1/wallets/a%2Fb/balance', '/v1/wallets/%E0%A4%A', '/v1/wallets/', '/v1/wallets', '/_sandbox/prices/BTC/USD', '/_sandbox/prices/BTC%2fUSD', '/v1/openapi.json', '/v1/openapiXjson', '/v1/payments/pay_1/x', '/V1/WEBHOOKS/', '/v1/webhoo\u212As', '/v1/webhooks\u017f', '/_sandbox/HEALTH//', '/_sandbox/health?x', '/v1/prices/']
   it.each(PATHS.flatMap((path) => INPUTS.map((input) => [path, input] as const)))('matches %s against %s as express does', (path, input) => {
     const outcome = (match: (input: string) => false | { params: Record<string, string> }) => {
       try {

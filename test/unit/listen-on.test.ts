@@ -1,0 +1,48 @@
+import { createServer, type Server } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { afterEach, describe, expect, it } from 'vitest'
+import { listenOn } from '../../src/http/server-guards.js'
+
+/** Listening through `_listen2` for an IP host (src/http/server-guards.ts, issue 33 round 9): what `server.listen` gives. */
+const servers: Server[] = []
+afterEach(async () => {
+  await Promise.all(servers.splice(0).map((server) => new Promise((resolve) => server.close(resolve))))
+})
+
+function listening(port: number, host: string): Promise<{ server: Server; address?: AddressInfo; error?: NodeJS.ErrnoException }> {
+  const server = createServer((_req, res) => res.end('ok'))
+  servers.push(server)
+  return new Promise((resolve) => {
+    server.once('error', (error: NodeJS.ErrnoException) => resolve({ server, error }))
+    server.once('listening', () => resolve({ server, address: server.address() as AddressInfo }))
+    listenOn(server, port, host)
+  })
+}
+
+describe('listenOn', () => {
+  it('binds an IPv4 address on a free port, and answers there', async () => {
+    const { address } = await listening(0, '127.0.0.1')
+    expect(address).toMatchObject({ address: '127.0.0.1', family: 'IPv4' })
+    expect(address!.port).toBeGreaterThan(0)
+    const res = await fetch(`http://127.0.0.1:${address!.port}/`)
+    expect(await res.text()).toBe('ok')
+  })
+
+  it('binds a host name through server.listen, as before', async () => {
+    const { address } = await listening(0, 'localhost')
+    expect(address!.port).toBeGreaterThan(0)
+  })
+
+  it('reports a port in use as server.listen does: an error event with EADDRINUSE, the server not listening', async () => {
+    const { address } = await listening(0, '127.0.0.1')
+    const taken = await listening(address!.port, '127.0.0.1')
+    expect(taken.error?.code).toBe('EADDRINUSE')
+    expect(taken.error?.message).toBe(`listen EADDRINUSE: address already in use 127.0.0.1:${address!.port}`)
+    expect(taken.server.listening).toBe(false)
+  })
+
+  it('binds the wildcard address 0.0.0.0', async () => {
+    const { address } = await listening(0, '0.0.0.0')
+    expect(address).toMatchObject({ address: '0.0.0.0', family: 'IPv4' })
+  })
+})
