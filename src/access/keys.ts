@@ -13,14 +13,26 @@ export interface Authenticated {
   key: KeyRecord
 }
 
+/**
+ * The last well-formed header and its key. A client sends the same header request after request:
+ * the same text answers the same key, and the same string of it, whose hash the key table's
+ * look-up has already computed. The pattern, its match and a fresh key string for each request were
+ * 1,970 instructions of a header read and looked up (callgrind, issue 33, round 9).
+ */
+let lastHeader: string | null = null
+let lastKey = ''
+
 /** Pulls the key out of `Authorization: Bearer <key>`. */
 export function bearerKey(header: string | undefined): string {
+  if (header === lastHeader) return lastKey
   if (header === undefined || header === '') {
     throw new ApiError('api_key_missing', 'No API key provided. Send it as Authorization: Bearer sk_test_….')
   }
   const match = /^Bearer +(\S+)\s*$/i.exec(header)
   if (!match) throw new ApiError('api_key_invalid', 'The Authorization header must be "Bearer <API key>", for example Authorization: Bearer sk_test_….')
-  return match[1]!
+  lastHeader = header
+  lastKey = match[1]!
+  return lastKey
 }
 
 /**

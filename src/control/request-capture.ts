@@ -121,7 +121,8 @@ const nonEmpty = <T extends string | Buffer>(body: T | undefined): T | undefined
 function keptHeader(name: string, value: string, auth: Masked | undefined): string {
   // Only names of these lengths can be secrets: most headers are let through without lowering their case.
   if (name.length !== 13 && name.length !== 19 && name.length !== 6) return value
-  const lower = name.toLowerCase()
+  // The Authorization header as clients spell it, every request: no call into V8's case conversion.
+  const lower = name === 'authorization' || name === 'Authorization' ? 'authorization' : name.toLowerCase()
   if (lower === 'authorization') return auth?.kept ?? KEPT_ELLIPSIS
   if (lower === 'proxy-authorization') return maskAuthorization(value).kept
   if (lower === 'cookie') return KEPT_ELLIPSIS

@@ -48,6 +48,12 @@ export function createRouteIndex() {
   const byMethod = new Map<string, Entry[]>()
   const entries: Entry[] = []
 
+  // The last path asked and its lower case: a client asks the same path again and again, each time
+  // a fresh string, and comparing it with the last is cheaper than a call into V8's case conversion
+  // (issue 33, round 9).
+  let lastPath = ''
+  let lastLower = ''
+
   /**
    * The route object for a method and path, as express would pick it; undefined when none fits.
    * Throws a URIError when a parameter is not valid percent-encoding, as express's matcher does.
@@ -55,7 +61,11 @@ export function createRouteIndex() {
   function find(method: string, path: string): FoundRoute | undefined {
     const listed = byMethod.get(method)
     if (!listed) return undefined
-    const lower = path.toLowerCase()
+    if (path !== lastPath) {
+      lastLower = path.toLowerCase()
+      lastPath = path
+    }
+    const lower = lastLower
     for (const entry of listed) {
       if (!lower.startsWith(entry.prefix)) continue
       const matched = (entry.match ??= pathMatcher(entry.path))(path)

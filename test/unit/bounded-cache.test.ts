@@ -14,4 +14,17 @@ describe('boundedCache', () => {
     expect([lookUp('c'), lookUp('a'), lookUp('c')]).toEqual(['C', 'A', 'C'])
     expect(computed).toEqual(['a', 'none', 'c', 'a'])
   })
+
+  it('answers the last key asked from memory, as a copy of its text too, and its value whatever came between', () => {
+    const computed: string[] = []
+    const lookUp = boundedCache(1, (key: string) => {
+      computed.push(key)
+      return key === 'none' ? null : { key }
+    })
+    const first = lookUp('abc')
+    expect(lookUp(Buffer.from('abc').toString('latin1'))).toBe(first)
+    expect([lookUp('none'), lookUp('none')]).toEqual([null, null])
+    expect(lookUp('abc')).toEqual({ key: 'abc' })
+    expect(computed).toEqual(['abc', 'none', 'abc'])
+  })
 })

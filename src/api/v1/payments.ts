@@ -7,6 +7,8 @@ import type { RequestContext } from '../../http/context.js'
 import { defineRoute, presentPage } from '../../http/route.js'
 
 const tag = 'Payments'
+/** Each upper case (networks.ts): for these, `toUpperCase()` answers the text itself. */
+const KNOWN_CURRENCIES = new Set(CURRENCIES)
 
 /**
  * The variants of the API's introductory example (CONTRACT.md section 5): a JSON number amount, a
@@ -17,7 +19,9 @@ export function adaptLenientPayment(raw: unknown, ctx: RequestContext): unknown 
   if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return raw
   const given = raw as Record<string, unknown>
   // The body as it came when it has none of the variants (every strict client's): no copy to make.
-  const lowerCurrency = typeof given.currency === 'string' && given.currency !== given.currency.toUpperCase()
+  // A currency the sandbox knows is upper case already: no upper-case copy made to compare (a call
+  // into V8's case conversion for every payment, issue 33, round 9).
+  const lowerCurrency = typeof given.currency === 'string' && !KNOWN_CURRENCIES.has(given.currency) && given.currency !== given.currency.toUpperCase()
   if (typeof given.amount !== 'number' && !lowerCurrency && !('destination' in given && !('recipient' in given))) return raw
   const lenient = ctx.deps.config.lenient
   const body = { ...given }
