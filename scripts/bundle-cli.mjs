@@ -190,6 +190,28 @@ export const z = { ${zodValues.map((name) => `get ${name}() { return load().${na
 }
 
 /**
+ * @scure/base builds every codec it exports as it loads (base16 to bech32m, base58's three alphabets,
+ * a TextDecoder for utf8, which loads node's encoding code): about 2 M instructions of every start
+ * (issue 33, round 9: library-start), for the two codecs the sandbox uses only to make or check a
+ * Solana or Stellar address. The stand-in keeps the package in the bundle (its code under the code
+ * cache) but evaluates it on the first encode or decode; a member it does not list fails the build.
+ */
+const scureBaseOnFirstUse = {
+  name: 'scure-base-on-first-use',
+  setup(build) {
+    build.onResolve({ filter: /^@scure\/base$/ }, (args) => (args.namespace === 'scure-base-on-first-use' ? undefined : { path: args.path, namespace: 'scure-base-on-first-use' }))
+    build.onLoad({ filter: /.*/, namespace: 'scure-base-on-first-use' }, () => ({
+      loader: 'js',
+      resolveDir: ROOT,
+      contents: `let real
+const load = () => (real ??= require('@scure/base'))
+export const base58 = { encode: (bytes) => load().base58.encode(bytes), decode: (text) => load().base58.decode(text) }
+export const base32nopad = { encode: (bytes) => load().base32nopad.encode(bytes), decode: (text) => load().base32nopad.decode(text) }`,
+    }))
+  },
+}
+
+/**
  * The packages a start never runs, each in a chunk of its own beside the bundle (`dist/<name>.chunk.cjs`),
  * which src/code-cache.ts runs through a code cache of its own when the bundle first requires it:
  * zod (the first schema built), faker (the first account seeded after the default one), express
@@ -248,7 +270,7 @@ const { metafile } = await build({
   format: 'cjs',
   target: 'node20',
   outfile: bundleFile,
-  plugins: [packagesAsChunks, fakerPersonNamesOnly, builtinsOnFirstUse, zodOnFirstUse, versionAsBuilt],
+  plugins: [packagesAsChunks, fakerPersonNamesOnly, builtinsOnFirstUse, zodOnFirstUse, scureBaseOnFirstUse, versionAsBuilt],
   // Names are not minified, so stack traces in the logs stay readable.
   minifyWhitespace: true,
   minifySyntax: true,
