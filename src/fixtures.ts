@@ -104,13 +104,32 @@ export class FixturesError extends Error {
 
 /** Reads and validates the fixture files of `dir`; throws FixturesError naming the file and problem. */
 export function loadFixtures(dir: string): Fixtures {
+  const accounts = readFixture(dir, 'accounts.json', () => fixtureSchemas()['accounts.json'])
+  const networks = readFixture(dir, 'networks.json', () => fixtureSchemas()['networks.json'])
+  const readMagic = () => readFixture(dir, 'magic.json', () => fixtureSchemas()['magic.json'])
+  const readScreening = () => readFixture(dir, 'screening.json', () => fixtureSchemas()['screening.json'])
+  // Folders made before settlements existed have no settlements.json: the shipped one stands in.
+  const readSettlementMagic = () => readFixture(dir === SHIPPED_FIXTURES_DIR || existsSync(join(dir, 'settlements.json')) ? dir : SHIPPED_FIXTURES_DIR, 'settlements.json', () => fixtureSchemas()['settlements.json'])
+  if (dir !== SHIPPED_FIXTURES_DIR) return { accounts, networks, magic: readMagic(), screening: readScreening(), settlementMagic: readSettlementMagic(), dir }
+  // The package's own magic, screening and settlement files are read on first use (the first
+  // payment or settlement, or GET /_sandbox/magic): a start until its first answer needs none of
+  // them (issue 33, round 9: library-start). A `--fixtures` folder's are read and validated at
+  // once, above, so that a bad file still stops the start.
+  let magic: MagicAddress[] | undefined
+  let screening: ScreeningEntry[] | undefined
+  let settlementMagic: SettlementMagic[] | undefined
   return {
-    accounts: readFixture(dir, 'accounts.json', () => fixtureSchemas()['accounts.json']),
-    networks: readFixture(dir, 'networks.json', () => fixtureSchemas()['networks.json']),
-    magic: readFixture(dir, 'magic.json', () => fixtureSchemas()['magic.json']),
-    screening: readFixture(dir, 'screening.json', () => fixtureSchemas()['screening.json']),
-    // Folders made before settlements existed have no settlements.json: the shipped one stands in.
-    settlementMagic: readFixture(dir === SHIPPED_FIXTURES_DIR || existsSync(join(dir, 'settlements.json')) ? dir : SHIPPED_FIXTURES_DIR, 'settlements.json', () => fixtureSchemas()['settlements.json']),
+    accounts,
+    networks,
+    get magic() {
+      return (magic ??= readMagic())
+    },
+    get screening() {
+      return (screening ??= readScreening())
+    },
+    get settlementMagic() {
+      return (settlementMagic ??= readSettlementMagic())
+    },
     dir,
   }
 }

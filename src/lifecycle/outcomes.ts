@@ -1,6 +1,6 @@
 import { addressKey } from '../chain/networks.js'
 import { type Network } from '../model/networks.js'
-import type { Fixtures } from '../fixtures.js'
+import type { Fixtures, MagicAddress } from '../fixtures.js'
 import type { FailureCode } from '../model/failures.js'
 import { DEFAULT_FAILURE_CODE } from '../model/failures.js'
 import { decimalsOf } from '../ledger/present.js'
@@ -15,7 +15,9 @@ import type { Screening } from './screening.js'
  * come first of all, but they act on the payment directly and need no plan.
  */
 export function createOutcomeDecider(deps: { fixtures: Fixtures; rules: OutcomeRules; screening: Screening }) {
-  const magic = new Map(deps.fixtures.magic.map((entry) => [`${entry.network}:${addressKey(entry.network, entry.address)}`, entry]))
+  // Built on the first payment's plan: the shipped magic file is read then (src/fixtures.ts).
+  let magicByAddress: Map<string, MagicAddress> | undefined
+  const magicOf = () => (magicByAddress ??= new Map(deps.fixtures.magic.map((entry) => [`${entry.network}:${addressKey(entry.network, entry.address)}`, entry])))
 
   return function decide(account: AccountState, payment: PaymentRecord): SettlementPlan {
     const requested = payment.metadata.sandbox_outcome
@@ -27,7 +29,7 @@ export function createOutcomeDecider(deps: { fixtures: Fixtures; rules: OutcomeR
     if (rule) return plan(rule.outcome, rule.failure_code, `rule:${rule.id}`)
     if (payment.destination_type === 'address') {
       const network = payment.network as Network
-      const entry = magic.get(`${network}:${addressKey(network, payment.destination)}`)
+      const entry = magicOf().get(`${network}:${addressKey(network, payment.destination)}`)
       if (entry) return { outcome: entry.outcome, failure_code: entry.failure_code, stage: entry.stage, decided_by: 'magic' }
       if (deps.screening.isFlagged(network, payment.destination, account.account.id)) {
         return { outcome: 'failed', failure_code: 'screening_rejected', stage: 'pending', decided_by: 'screening' }

@@ -15,7 +15,9 @@ const SCOPE_END = '/'
  */
 export function createScreening(deps: { fixtures: Fixtures; store: Store }) {
   const { store } = deps
-  const fromFixtures = new Set(deps.fixtures.screening.map((entry) => `${entry.network}:${addressKey(entry.network, entry.address)}`))
+  // Built on the first check: the shipped screening file is read then (src/fixtures.ts).
+  let flaggedByFixtures: Set<string> | undefined
+  const fromFixtures = () => (flaggedByFixtures ??= new Set(deps.fixtures.screening.map((entry) => `${entry.network}:${addressKey(entry.network, entry.address)}`)))
   const added = (): readonly string[] => (store.control[KEY] as string[] | undefined) ?? []
   const save = (list: string[]) => store.apply([put('control', undefined, KEY, list)])
   const keyOf = (network: Network, address: string, accountId?: string) => `${accountId === undefined ? '' : accountId + SCOPE_END}${network}:${addressKey(network, address)}`
@@ -25,7 +27,7 @@ export function createScreening(deps: { fixtures: Fixtures; store: Store }) {
     /** Flagged for every account, or for this one. */
     isFlagged(network: Network, address: string, accountId: string): boolean {
       const key = keyOf(network, address)
-      return fromFixtures.has(key) || added().includes(key) || added().includes(keyOf(network, address, accountId))
+      return fromFixtures().has(key) || added().includes(key) || added().includes(keyOf(network, address, accountId))
     },
     flag(network: Network, address: string, accountId?: string): void {
       const key = keyOf(network, address, accountId)

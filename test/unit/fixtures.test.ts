@@ -21,6 +21,10 @@ describe('the fixtures shipped with the package', () => {
     const fixtures = loadFixtures(SHIPPED_FIXTURES_DIR)
     expect(fixtures.accounts).toEqual(shipped('accounts.json'))
     expect(fixtures.magic).toEqual(shipped('magic.json'))
+    expect(fixtures.screening).toEqual(shipped('screening.json'))
+    expect(fixtures.settlementMagic).toEqual(shipped('settlements.json'))
+    // Read on first use (issue 33, round 9): the same array each time after that.
+    expect(fixtures.magic).toBe(fixtures.magic)
   })
 })
 
@@ -38,6 +42,13 @@ describe('a --fixtures folder of the user', () => {
       writeFileSync(join(dir, 'networks.json'), JSON.stringify({ screening_delay_ms: -1, confirmation_delay_ms: {} }))
       expect(() => loadFixtures(dir)).toThrow(FixturesError)
       expect(() => loadFixtures(dir)).toThrow(/networks\.json is invalid/)
+      // A user's magic, screening and settlement files are still read and checked as the folder loads.
+      writeFileSync(join(dir, 'networks.json'), JSON.stringify(shipped('networks.json')))
+      writeFileSync(join(dir, 'magic.json'), JSON.stringify([{ network: 'polygon' }]))
+      expect(() => loadFixtures(dir)).toThrow(/magic\.json is invalid/)
+      writeFileSync(join(dir, 'magic.json'), JSON.stringify(shipped('magic.json')))
+      writeFileSync(join(dir, 'settlements.json'), '{')
+      expect(() => loadFixtures(dir)).toThrow(/settlements\.json cannot be read/)
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
