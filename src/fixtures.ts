@@ -115,20 +115,20 @@ export function loadFixtures(dir: string): Fixtures {
   // payment or settlement, or GET /_sandbox/magic): a start until its first answer needs none of
   // them (issue 33, round 9: library-start). A `--fixtures` folder's are read and validated at
   // once, above, so that a bad file still stops the start.
-  let magic: MagicAddress[] | undefined
-  let screening: ScreeningEntry[] | undefined
-  let settlementMagic: SettlementMagic[] | undefined
+  const magic = lazily(readMagic)
+  const screening = lazily(readScreening)
+  const settlementMagic = lazily(readSettlementMagic)
   return {
     accounts,
     networks,
     get magic() {
-      return (magic ??= readMagic())
+      return magic()
     },
     get screening() {
-      return (screening ??= readScreening())
+      return screening()
     },
     get settlementMagic() {
-      return (settlementMagic ??= readSettlementMagic())
+      return settlementMagic()
     },
     dir,
   }

@@ -69,7 +69,7 @@ export function createRouteIndex() {
     for (const entry of listed) {
       if (!lower.startsWith(entry.prefix)) continue
       const matched = (entry.match ??= pathMatcher(entry.path))(path)
-      if (matched) return { handler: entry.handler ?? handlerOf(entry), params: matched.params }
+      if (matched) return { handler: handlerOf(entry), params: matched.params }
     }
     return undefined
   }

@@ -127,15 +127,17 @@ export function createAccounts(deps: {
     if (idSeed !== seed || generation > 0) {
       const seeded = state.rng.state()
       const forkGeneration = generation
-      state.rng = lazyRng(() => {
+      const lazy = lazyRng(() => {
         let forked = seeded
         if (idSeed !== seed) forked = forkRngState(forked, 'start', idSeed)
         if (forkGeneration > 0) forked = forkRngState(forked, 'generation', forkGeneration)
         const rng = restoreRng(forked)
-        // Later draws go to the generator itself; a caller that kept this one still reaches it.
-        if (state.rng !== rng) state.rng = rng
+        // Later draws go to the generator itself, unless the account has another by now (a data
+        // file's, restored as it loads): a caller that kept this one still reaches its own.
+        if (state.rng === lazy) state.rng = rng
         return rng
       })
+      state.rng = lazy
     }
     return state
   }

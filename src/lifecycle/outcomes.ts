@@ -1,6 +1,7 @@
 import { addressKey } from '../chain/networks.js'
 import { type Network } from '../model/networks.js'
-import type { Fixtures, MagicAddress } from '../fixtures.js'
+import type { Fixtures } from '../fixtures.js'
+import { lazily } from '../lazily.js'
 import type { FailureCode } from '../model/failures.js'
 import { DEFAULT_FAILURE_CODE } from '../model/failures.js'
 import { decimalsOf } from '../ledger/present.js'
@@ -16,8 +17,7 @@ import type { Screening } from './screening.js'
  */
 export function createOutcomeDecider(deps: { fixtures: Fixtures; rules: OutcomeRules; screening: Screening }) {
   // Built on the first payment's plan: the shipped magic file is read then (src/fixtures.ts).
-  let magicByAddress: Map<string, MagicAddress> | undefined
-  const magicOf = () => (magicByAddress ??= new Map(deps.fixtures.magic.map((entry) => [`${entry.network}:${addressKey(entry.network, entry.address)}`, entry])))
+  const magicOf = lazily(() => new Map(deps.fixtures.magic.map((entry) => [`${entry.network}:${addressKey(entry.network, entry.address)}`, entry])))
 
   return function decide(account: AccountState, payment: PaymentRecord): SettlementPlan {
     const requested = payment.metadata.sandbox_outcome

@@ -1,6 +1,7 @@
 import { addressKey } from '../chain/networks.js'
 import { type Network } from '../model/networks.js'
 import type { Fixtures } from '../fixtures.js'
+import { lazily } from '../lazily.js'
 import { put, type Change } from '../store/changes.js'
 import type { Store } from '../store/store.js'
 
@@ -16,8 +17,7 @@ const SCOPE_END = '/'
 export function createScreening(deps: { fixtures: Fixtures; store: Store }) {
   const { store } = deps
   // Built on the first check: the shipped screening file is read then (src/fixtures.ts).
-  let flaggedByFixtures: Set<string> | undefined
-  const fromFixtures = () => (flaggedByFixtures ??= new Set(deps.fixtures.screening.map((entry) => `${entry.network}:${addressKey(entry.network, entry.address)}`)))
+  const fromFixtures = lazily(() => new Set(deps.fixtures.screening.map((entry) => `${entry.network}:${addressKey(entry.network, entry.address)}`)))
   const added = (): readonly string[] => (store.control[KEY] as string[] | undefined) ?? []
   const save = (list: string[]) => store.apply([put('control', undefined, KEY, list)])
   const keyOf = (network: Network, address: string, accountId?: string) => `${accountId === undefined ? '' : accountId + SCOPE_END}${network}:${addressKey(network, address)}`

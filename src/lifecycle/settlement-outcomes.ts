@@ -1,6 +1,7 @@
 import { addressKey } from '../chain/networks.js'
 import { ApiError } from '../errors.js'
 import type { Fixtures } from '../fixtures.js'
+import { lazily } from '../lazily.js'
 import { DEFAULT_STEP_FAILURE } from '../ledger/settlements.js'
 import type { SettlementFailureCode } from '../model/failures.js'
 import type { SettlementOutcome, SettlementRecord, SettlementStepType } from '../model/records.js'
@@ -18,17 +19,16 @@ export const PRE_START_FAILURES: ReadonlySet<string> = new Set(['screening_rejec
  * does not have is a 400.
  */
 export function createSettlementDecider(deps: { fixtures: Fixtures; screening: Screening }) {
-  const addresses = new Map<string, SettlementFailureCode>()
-  const accounts = new Map<string, SettlementFailureCode>()
-  // Filled on the first settlement's decision: the shipped settlements file is read then (src/fixtures.ts).
-  let filled = false
-  const fill = () => {
-    filled = true
+  // Built on the first settlement's decision: the shipped settlements file is read then (src/fixtures.ts).
+  const magicOf = lazily(() => {
+    const addresses = new Map<string, SettlementFailureCode>()
+    const accounts = new Map<string, SettlementFailureCode>()
     for (const entry of deps.fixtures.settlementMagic) {
       if (entry.destination_type === 'address') addresses.set(`${entry.network}:${addressKey(entry.network, entry.address)}`, entry.failure_code)
       else accounts.set(`${entry.currency}:${entry.field}:${entry.value}`, entry.failure_code)
     }
-  }
+    return { addresses, accounts }
+  })
 
   /** A check fails the first step before it starts; a bridge failure the bridge (the transfer without one); a beneficiary failure the transfer. */
   const failAt = (s: SettlementRecord, code: SettlementFailureCode, decidedBy: string): SettlementOutcome => {
@@ -49,7 +49,7 @@ export function createSettlementDecider(deps: { fixtures: Fixtures; screening: S
       return { outcome: 'failed', fail_step: failStep, failure_code: (code as SettlementFailureCode | undefined) ?? DEFAULT_STEP_FAILURE[failStep], decided_by: 'metadata' }
     }
     const d = s.destination
-    if (!filled) fill()
+    const { addresses, accounts } = magicOf()
     if (d.type === 'address') {
       const magic = addresses.get(`${d.network}:${addressKey(d.network, d.address)}`)
       if (magic) return failAt(s, magic, 'magic')
