@@ -43,7 +43,7 @@ import type { WebhookEndpointRecord } from './model/records.js'
 import type { AccountState } from './store/account-state.js'
 import { put } from './store/changes.js'
 import { openStore, type Store } from './store/store.js'
-import { readPriceFixture } from './market/price-fixture.js'
+import { priceFixtureOf } from './market/price-fixture.js'
 import { createPriceModel, type PriceModel } from './market/prices.js'
 import { createTradingPairs, type TradingPairs } from './market/pairs.js'
 import { createPricePins } from './control/price-pins.js'
@@ -139,7 +139,8 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
   const events = createEventLog({ bus, limitPerAccount: config.eventLogLimit })
   // One price model for everything: pins (kept in the store) move the stream, GET /v1/prices and quotes alike.
   const pins = createPricePins({ store, clock })
-  const priceFixture = readPriceFixture(fixtures.dir)
+  // Read, and the model and pairs made, on their first use; a `--fixtures` folder's prices.json at once (issue 33, round 10).
+  const priceFixture = priceFixtureOf(fixtures.dir)
   const prices = createPriceModel(priceFixture, seed, pins.legs)
   const pairs = createTradingPairs(priceFixture)
   const screening = createScreening({ fixtures, store })

@@ -1,3 +1,4 @@
+import { lazily } from '../lazily.js'
 import type { PriceFixture } from './price-fixture.js'
 
 /**
@@ -23,17 +24,26 @@ export interface TradingPairs {
   between(a: string, b: string): TradingPair | undefined
 }
 
-export function createTradingPairs(fixture: PriceFixture): TradingPairs {
-  const all = fixture.pairs
-    .filter((pair) => Object.hasOwn(fixture.trading_pairs, pair))
-    .map((pair): TradingPair => {
-      const [base, quote] = pair.split('/') as [string, string]
-      return Object.freeze({ pair, base, quote, ...fixture.trading_pairs[pair]! })
-    })
-  const byPair = new Map(all.map((entry) => [entry.pair, entry]))
+/**
+ * The trading pairs of `fixture`; given as a function (`priceFixtureOf`), read and made on their
+ * first use (issue 33, round 10: a start until its first answer needs none).
+ */
+export function createTradingPairs(fixture: PriceFixture | (() => PriceFixture)): TradingPairs {
+  const made = lazily(() => {
+    const read = typeof fixture === 'function' ? fixture() : fixture
+    const all = read.pairs
+      .filter((pair) => Object.hasOwn(read.trading_pairs, pair))
+      .map((pair): TradingPair => {
+        const [base, quote] = pair.split('/') as [string, string]
+        return Object.freeze({ pair, base, quote, ...read.trading_pairs[pair]! })
+      })
+    return { all: Object.freeze(all), byPair: new Map(all.map((entry) => [entry.pair, entry])) }
+  })
   return {
-    all: Object.freeze(all),
-    get: (pair) => byPair.get(pair),
-    between: (a, b) => byPair.get(`${a}/${b}`) ?? byPair.get(`${b}/${a}`),
+    get all() {
+      return made().all
+    },
+    get: (pair) => made().byPair.get(pair),
+    between: (a, b) => made().byPair.get(`${a}/${b}`) ?? made().byPair.get(`${b}/${a}`),
   }
 }

@@ -1,5 +1,5 @@
 import * as z from 'zod'
-import { readFixture } from '../fixtures.js'
+import { readFixture, SHIPPED_FIXTURES_DIR } from '../fixtures.js'
 import { lazily } from '../lazily.js'
 import { currencyDecimals, isWalletAsset } from '../model/currencies.js'
 import { AMOUNT_PATTERN, fractionDigits } from '../money.js'
@@ -77,4 +77,19 @@ export type AssetModel = PriceFixture['assets'][string]
 /** Reads and validates `prices.json` of `fixturesDir` (FixturesError naming the file and problem). */
 export function readPriceFixture(fixturesDir: string): PriceFixture {
   return readFixture(fixturesDir, 'prices.json', priceFixtureSchema)
+}
+
+/**
+ * `prices.json` of `fixturesDir` as a start takes it: the package's own read on its first use (the
+ * first price, pair, quote or order: a start until its first answer asks for none, and reading it
+ * with the model and pairs made from it was about 45 of `createSandbox`'s 532 profile samples,
+ * issue 33, round 10), a `--fixtures` folder's read and validated at once, so that a bad file still
+ * stops the start (as `loadFixtures` does with the other files).
+ */
+export function priceFixtureOf(fixturesDir: string): () => PriceFixture {
+  if (fixturesDir !== SHIPPED_FIXTURES_DIR) {
+    const fixture = readPriceFixture(fixturesDir)
+    return () => fixture
+  }
+  return lazily(() => readPriceFixture(fixturesDir))
 }

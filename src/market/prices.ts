@@ -1,5 +1,6 @@
 import { readPriceFixture, USD, type PriceFixture } from './price-fixture.js'
 import { createLeg, USD_LEG, type Leg } from './price-walk.js'
+import { lazily } from '../lazily.js'
 import { createPairModel, quotePair, type PairModel, type PinnedLeg, type PinSource, type Quote } from './pair-quotes.js'
 
 /**
@@ -52,23 +53,27 @@ const NO_PINS: PinSource = () => NO_PINS_MAP
 /**
  * The model for `fixture` under `seed`: a pure function of (seed, pair, time) and the pins. The
  * fixture is what `readPriceFixture` read (validated there unless it is the package's own, which a
- * test checks is already what its schema makes of it): it is not parsed again at every start.
+ * test checks is already what its schema makes of it): it is not parsed again at every start. Given
+ * as a function (`priceFixtureOf`), it is read, and the legs and pairs made, on the model's first
+ * use: they read neither a clock nor a generator, so made later they are the same (issue 33, round 10).
  */
-export function createPriceModel(fixture: PriceFixture, seed: string, pins: PinSource = NO_PINS): PriceModel {
-  const legs = new Map<string, Leg>([[USD, USD_LEG]])
-  for (const [code, model] of Object.entries(fixture.assets)) legs.set(code, createLeg(seed, code, model))
-
-  const models = new Map<string, PairModel>()
-  for (const pair of fixture.pairs) {
-    const [baseCode, quoteCode] = pair.split('/') as [string, string]
-    models.set(pair, createPairModel(pair, baseCode, quoteCode, legs))
-  }
-  /** Pairs that are not listed, built on first use (at most legs² of them). */
-  const crosses = new Map<string, PairModel>()
-  const pairs = Object.freeze([...fixture.pairs])
-  const currencies = Object.freeze([...legs.keys()])
+export function createPriceModel(fixture: PriceFixture | (() => PriceFixture), seed: string, pins: PinSource = NO_PINS): PriceModel {
+  const made = lazily(() => {
+    const read = typeof fixture === 'function' ? fixture() : fixture
+    const legs = new Map<string, Leg>([[USD, USD_LEG]])
+    for (const [code, model] of Object.entries(read.assets)) legs.set(code, createLeg(seed, code, model))
+    const models = new Map<string, PairModel>()
+    for (const pair of read.pairs) {
+      const [baseCode, quoteCode] = pair.split('/') as [string, string]
+      models.set(pair, createPairModel(pair, baseCode, quoteCode, legs))
+    }
+    /** Pairs that are not listed, built on first use (at most legs² of them). */
+    const crosses = new Map<string, PairModel>()
+    return { legs, models, crosses, pairs: Object.freeze([...read.pairs]), currencies: Object.freeze([...legs.keys()]) }
+  })
 
   const crossModel = (base: string, quote: string): PairModel | undefined => {
+    const { legs, models, crosses } = made()
     if (!legs.has(base) || !legs.has(quote) || base === quote) return undefined
     const pair = `${base}/${quote}`
     const listed = models.get(pair) ?? crosses.get(pair)
@@ -79,22 +84,26 @@ export function createPriceModel(fixture: PriceFixture, seed: string, pins: PinS
   }
 
   return {
-    pairs,
-    currencies,
-    isPair: (pair) => models.has(pair),
-    decimals: (pair) => models.get(pair)?.decimals,
+    get pairs() {
+      return made().pairs
+    },
+    get currencies() {
+      return made().currencies
+    },
+    isPair: (pair) => made().models.has(pair),
+    decimals: (pair) => made().models.get(pair)?.decimals,
     crossDecimals: (base, quote) => crossModel(base, quote)?.decimals,
     // A source answers every account without pins of its own with the one map of every account's pins.
     hasOwnPins: (account) => pins(account) !== pins(),
-    spreadBp: (code) => (code === USD ? undefined : legs.get(code)?.spreadBp),
+    spreadBp: (code) => (code === USD ? undefined : made().legs.get(code)?.spreadBp),
     quote(pair, atMs, account) {
-      const m = models.get(pair)
-      if (m === undefined) throw new RangeError(`Unknown pair ${JSON.stringify(pair)}; valid pairs: ${pairs.join(', ')}`)
+      const m = made().models.get(pair)
+      if (m === undefined) throw new RangeError(`Unknown pair ${JSON.stringify(pair)}; valid pairs: ${made().pairs.join(', ')}`)
       return quotePair(m, atMs, pins, account)
     },
     cross(base, quote, atMs, account) {
       const m = crossModel(base, quote)
-      if (m === undefined) throw new RangeError(`Cannot price ${base}/${quote}; known currencies: ${currencies.join(', ')}`)
+      if (m === undefined) throw new RangeError(`Cannot price ${base}/${quote}; known currencies: ${made().currencies.join(', ')}`)
       return quotePair(m, atMs, pins, account)
     },
   }

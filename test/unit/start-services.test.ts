@@ -1,0 +1,99 @@
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { loadConfig } from '../../src/config.js'
+import * as fixtures from '../../src/fixtures.js'
+import { FixturesError, SHIPPED_FIXTURES_DIR } from '../../src/fixtures.js'
+import { silentLogger } from '../../src/logger.js'
+import * as priceFixture from '../../src/market/price-fixture.js'
+import * as priceWalk from '../../src/market/price-walk.js'
+import { createPriceModel } from '../../src/market/prices.js'
+import { createTradingPairs } from '../../src/market/pairs.js'
+import { createSandbox } from '../../src/sandbox.js'
+import { institutionalWallet, startTestSandbox, type TestSandbox } from '../helpers/start-test-sandbox.js'
+
+/**
+ * What a start no longer builds (issue 33, round 10: start-services): the price fixture, model and
+ * trading pairs wait for their first use. A start, its health answer and a payment build none of
+ * them; their first use answers what a model made at once answers; a user's bad prices.json still
+ * stops the start.
+ */
+
+const built = { priceFixtureReads: 0, legs: 0 }
+vi.mock('../../src/fixtures.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof fixtures>()
+  return {
+    ...actual,
+    readFixture: (...args: Parameters<typeof actual.readFixture>) => {
+      if (args[1] === 'prices.json') built.priceFixtureReads++
+      return actual.readFixture(...args)
+    },
+  }
+})
+vi.mock('../../src/market/price-walk.js', async (importOriginal) => {
+  const actual = await importOriginal<typeof priceWalk>()
+  return {
+    ...actual,
+    createLeg: (...args: Parameters<typeof actual.createLeg>) => {
+      built.legs++
+      return actual.createLeg(...args)
+    },
+  }
+})
+
+const EVM = '0x52908400098527886E0F7030069857D2E4169EE7'
+const opened: TestSandbox[] = []
+afterEach(async () => {
+  for (const sb of opened.splice(0)) await sb.close()
+})
+
+async function started(): Promise<TestSandbox> {
+  built.priceFixtureReads = 0
+  built.legs = 0
+  const sb = await startTestSandbox({ settle: 'instant' })
+  opened.push(sb)
+  await sb.api.get('/_sandbox/health').expect(200)
+  return sb
+}
+
+/** A payment of the default account's, to its end (settle: instant). */
+async function pay(sb: TestSandbox): Promise<void> {
+  const source = await institutionalWallet(sb, 'polygon', 'USDC')
+  const { body } = await sb.api.post('/v1/payments').set(sb.auth()).send({ amount: '1.50', currency: 'USDC', source_wallet: source.id, recipient: EVM }).expect(201)
+  await vi.waitFor(async () => expect((await sb.api.get(`/v1/payments/${body.data.id}`).set(sb.auth())).body.data.status).toBe('completed'))
+}
+
+describe('the price fixture, model and trading pairs', () => {
+  it('are not read or made by a start, its health answer or a payment', async () => {
+    const sb = await started()
+    await pay(sb)
+    expect(built).toEqual({ priceFixtureReads: 0, legs: 0 })
+  })
+
+  it('answer on their first use as the ones made at once do', async () => {
+    const sb = await started()
+    const at = sb.sandbox.clock.now()
+    const prices = (await sb.api.get('/v1/prices').set(sb.auth()).expect(200)).body.data
+    expect(built).toEqual({ priceFixtureReads: 1, legs: 9 })
+    const fixture = priceFixture.readPriceFixture(SHIPPED_FIXTURES_DIR)
+    const eager = createPriceModel(fixture, 'test')
+    expect(prices).toEqual(eager.pairs.map((pair) => ({ ...eager.quote(pair, at) })))
+    expect(sb.sandbox.prices.currencies).toEqual(eager.currencies)
+    expect(sb.sandbox.pairs.all).toEqual(createTradingPairs(fixture).all)
+    expect((await sb.api.get('/v1/pairs').set(sb.auth()).expect(200)).body.data.map((p: { pair: string }) => p.pair)).toEqual(createTradingPairs(fixture).all.map((p) => p.pair))
+  })
+
+  it("are read at start from a --fixtures folder, so a bad prices.json still stops it", async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'start-services-'))
+    try {
+      cpSync(SHIPPED_FIXTURES_DIR, dir, { recursive: true })
+      writeFileSync(join(dir, 'prices.json'), JSON.stringify({ pairs: ['ETH/USD'], assets: {} }))
+      const start = createSandbox(loadConfig({ flags: { port: 0, clock: 'manual', quiet: true, fixtures: dir } as never }), { logger: silentLogger })
+      await expect(start).rejects.toThrow(FixturesError)
+      await expect(start).rejects.toThrow(/prices\.json is invalid/)
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
+  })
+})
