@@ -153,7 +153,7 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
     accountOfKey: (authorization) => store.keys.get(/^Bearer +(\S+)\s*$/i.exec(authorization)?.[1] ?? '')?.account_id,
     offsetOf: (accountId) => clock.offsetMs(accountId),
   })
-  const settlementSteps = createSettlementSteps({ config, clock, store, bus, settlements: services.settlements })
+  const settlementSteps = createSettlementSteps({ config, clock, store, bus, settlements: () => services.settlements })
   services.hooks.settlementMoved = settlementSteps.schedule
   const control = createSandboxControl({ store, accounts, clock, bus, rules, screening, faults: faultRules, journal, pins, settlementSteps, clocks, events, deliveries: webhooks })
   createPaymentSettlement({ config, clock, store, bus, fixtures, payments: services.payments, decide: createOutcomeDecider({ fixtures, rules, screening }) })
@@ -179,7 +179,7 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
     journal: journal.enabled ? journal : undefined,
   }
   const stream = lazyStream(() => createStreamServer({ config, clock, store, accounts, bus, model: prices, tradingPairs: () => pairs.all.map((p) => p.pair), nextRequestId: () => `req_${http.requestIds.base62(24)}`, logger }, options.stream))
-  const matching = createOrderMatching({ store, clock, bus, orders: services.orders, prices, intervalMs: config.priceInterval })
+  const matching = createOrderMatching({ store, clock, bus, orders: () => services.orders, prices, intervalMs: config.priceInterval })
   // Each route group's module (and the schemas it builds) loads with the first request for it.
   const parts = { prices, pairs, webhooks, events, allRoutes: () => table.loadAll() }
   const table = lazyRoutes(ROUTE_GROUPS.map((group) => ({ paths: group.paths, load: () => group.load(parts) })))

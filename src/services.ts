@@ -1,4 +1,5 @@
 import type { Clock } from './clock.js'
+import { lazily } from './lazily.js'
 import type { Config } from './config.js'
 import type { Publisher } from './events/publisher.js'
 import { createOrderService } from './ledger/orders.js'
@@ -25,29 +26,50 @@ export function createServices(deps: {
   pairs: TradingPairs
   decideSettlement?: (account: AccountState, settlement: SettlementRecord) => SettlementOutcome
 }) {
-  // A payout follows its items: every status change of a payment is reported to it.
-  const payments = createPaymentService({ ...deps, whitelistEnforced: deps.config.whitelistEnforced, onTransition: (account, payment) => payouts.follow(account, payment) })
-  const payouts = createPayoutService({ ...deps, payments })
+  // A payout follows its items: every status change of a payment of a payout is reported to it
+  // (`follow` does nothing for a payment of none, so such a payment makes no payouts' service).
+  const payments = createPaymentService({
+    ...deps,
+    whitelistEnforced: deps.config.whitelistEnforced,
+    onTransition: (account, payment) => {
+      if (payment.payout_id !== null) payouts().follow(account, payment)
+    },
+  })
+  // Payouts, quotes, settlements and orders are made on their first use: neither a health answer nor
+  // a payment needs them, and none of them reads the clock or a generator as it is made (issue 33,
+  // round 10: start-services).
+  const payouts = lazily(() => createPayoutService({ ...deps, payments }))
   /** Filled in by the wiring once the step timers exist (they need the service first). */
   const hooks: { settlementMoved?: (account: AccountState, settlement: SettlementRecord) => void } = {}
-  const quotes = createQuoteService({ ...deps, quoteTtlMs: deps.config.quoteTtl })
-  const settlements = createSettlementService({
-    ...deps,
-    quotes,
-    whitelistEnforced: deps.config.whitelistEnforced,
-    decide: deps.decideSettlement,
-    onTransition: (account, settlement) => hooks.settlementMoved?.(account, settlement),
-  })
+  const quotes = lazily(() => createQuoteService({ ...deps, quoteTtlMs: deps.config.quoteTtl }))
+  const settlements = lazily(() =>
+    createSettlementService({
+      ...deps,
+      quotes: quotes(),
+      whitelistEnforced: deps.config.whitelistEnforced,
+      decide: deps.decideSettlement,
+      onTransition: (account, settlement) => hooks.settlementMoved?.(account, settlement),
+    }),
+  )
+  const orders = lazily(() => createOrderService({ ...deps, quotes: quotes(), feeBps: deps.config.tradingFeeBps }))
   return {
     hooks,
-    settlements,
+    get settlements() {
+      return settlements()
+    },
     wallets: createWalletService(deps),
     payments,
-    payouts,
-    orders: createOrderService({ ...deps, quotes, feeBps: deps.config.tradingFeeBps }),
+    get payouts() {
+      return payouts()
+    },
+    get orders() {
+      return orders()
+    },
     whitelist: createWhitelistService(deps),
     webhookEndpoints: createWebhookEndpointService(deps),
-    quotes,
+    get quotes() {
+      return quotes()
+    },
   }
 }
 

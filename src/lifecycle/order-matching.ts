@@ -20,8 +20,9 @@ import type { Store } from '../store/store.js'
  * on its own fills its orders at the prices of its time, in order with its other timers, and an
  * account without resting orders costs an advance nothing.
  */
-export function createOrderMatching(deps: { store: Store; clock: Clock; bus: Bus; orders: OrderService; prices: PriceModel; intervalMs: number }) {
+export function createOrderMatching(deps: { store: Store; clock: Clock; bus: Bus; orders: () => OrderService; prices: PriceModel; intervalMs: number }) {
   const { store, clock, orders, prices, intervalMs } = deps
+  // `orders` is asked for only when an order fills or expires: a start without any makes no order service (issue 33, round 10).
   /** The next tick of each account with resting orders. */
   const ticks = new Map<string, TimerHandle>()
 
@@ -45,8 +46,8 @@ export function createOrderMatching(deps: { store: Store; clock: Clock; bus: Bus
     // The list is taken as the tick begins; `current` skips an order that something ended since.
     for (const order of account.orders.book.due(at, quoteOf)) {
       if (!current(account, order)) continue
-      if (expired(order, at)) orders.expire(account, order)
-      else orders.match(account, order, at)
+      if (expired(order, at)) orders().expire(account, order)
+      else orders().match(account, order, at)
     }
   }
 
@@ -81,7 +82,7 @@ export function createOrderMatching(deps: { store: Store; clock: Clock; bus: Bus
     const accountId = account.account.id
     clock.schedule(Math.max(0, Date.parse(order.expires_at) - clock.now(accountId)), () => {
       const stored = account.orders.get(order.id)
-      if (stored && current(account, stored)) orders.expire(account, stored)
+      if (stored && current(account, stored)) orders().expire(account, stored)
     }, accountId)
   }
 

@@ -34,8 +34,10 @@ export function stepDelay(s: SettlementRecord, step: SettlementStepRecord): numb
  * under `instant`). Every move goes through the ledger, which calls `schedule` again after it; a
  * timer acts only if nothing moved the settlement since it was set.
  */
-export function createSettlementSteps(deps: { config: Config; clock: Clock; store: Store; bus: Bus; settlements: SettlementService }) {
-  const { config, clock, store, settlements } = deps
+export function createSettlementSteps(deps: { config: Config; clock: Clock; store: Store; bus: Bus; settlements: () => SettlementService }) {
+  const { config, clock, store } = deps
+  // The settlements' service, asked for only when a settlement moves: a start without any makes none (issue 33, round 10).
+  const { settlements } = deps
   const generations = new Map<string, number>()
   const current = (account: AccountState, s: SettlementRecord) => store.accounts.get(account.account.id) === account && account.settlements.get(s.id) === s
 
@@ -43,19 +45,19 @@ export function createSettlementSteps(deps: { config: Config; clock: Clock; stor
   function begin(account: AccountState, s: SettlementRecord): void {
     const { plan } = s
     if (plan.outcome === 'failed' && plan.fail_step === s.steps[0]!.type && PRE_START_FAILURES.has(plan.failure_code!)) {
-      settlements.failStep(account, s, plan.failure_code as SettlementFailureCode)
-    } else settlements.begin(account, s)
+      settlements().failStep(account, s, plan.failure_code as SettlementFailureCode)
+    } else settlements().begin(account, s)
   }
 
   /** The step in progress ends as planned: failed if the plan fails it, completed otherwise. */
   function finish(account: AccountState, s: SettlementRecord): void {
     const step = s.steps[currentStep(s)]!
-    if (s.plan.outcome === 'failed' && s.plan.fail_step === step.type) settlements.failStep(account, s, s.plan.failure_code as SettlementFailureCode)
-    else settlements.completeStep(account, s)
+    if (s.plan.outcome === 'failed' && s.plan.fail_step === step.type) settlements().failStep(account, s, s.plan.failure_code as SettlementFailureCode)
+    else settlements().completeStep(account, s)
   }
 
   function nextMove(account: AccountState, s: SettlementRecord): { delay: number; move: () => void } | undefined {
-    if (refundPending(s)) return { delay: SETTLEMENT_DELAYS.refund, move: () => settlements.refund(account, s) }
+    if (refundPending(s)) return { delay: SETTLEMENT_DELAYS.refund, move: () => settlements().refund(account, s) }
     if (isFinal(s) || config.settle === 'manual') return undefined
     if (s.status === 'pending') return { delay: SETTLEMENT_DELAYS.start, move: () => begin(account, s) }
     const index = currentStep(s)

@@ -15,12 +15,25 @@ import { institutionalWallet, startTestSandbox, type TestSandbox } from '../help
 
 /**
  * What a start no longer builds (issue 33, round 10: start-services): the price fixture, model and
- * trading pairs wait for their first use. A start, its health answer and a payment build none of
+ * trading pairs, and the payouts', quotes', settlements' and orders' services wait for their first use. A start, its health answer and a payment build none of
  * them; their first use answers what a model made at once answers; a user's bad prices.json still
  * stops the start.
  */
 
-const built = { priceFixtureReads: 0, legs: 0 }
+const { built, counted } = vi.hoisted(() => {
+  const built = { priceFixtureReads: 0, legs: 0, services: [] as string[] }
+  /** A module's `create…Service`, counted in `built.services` as it runs. */
+  const counted = async (importOriginal: () => Promise<Record<string, unknown>>, name: string) => {
+    const actual = await importOriginal()
+    const create = actual[name] as (...args: unknown[]) => unknown
+    return { ...actual, [name]: (...args: unknown[]) => (built.services.push(name), create(...args)) }
+  }
+  return { built, counted }
+})
+vi.mock('../../src/ledger/orders.js', (importOriginal) => counted(importOriginal, 'createOrderService'))
+vi.mock('../../src/ledger/quotes.js', (importOriginal) => counted(importOriginal, 'createQuoteService'))
+vi.mock('../../src/ledger/settlements.js', (importOriginal) => counted(importOriginal, 'createSettlementService'))
+vi.mock('../../src/ledger/payouts.js', (importOriginal) => counted(importOriginal, 'createPayoutService'))
 vi.mock('../../src/fixtures.js', async (importOriginal) => {
   const actual = await importOriginal<typeof fixtures>()
   return {
@@ -51,6 +64,7 @@ afterEach(async () => {
 async function started(): Promise<TestSandbox> {
   built.priceFixtureReads = 0
   built.legs = 0
+  built.services = []
   const sb = await startTestSandbox({ settle: 'instant' })
   opened.push(sb)
   await sb.api.get('/_sandbox/health').expect(200)
@@ -68,14 +82,14 @@ describe('the price fixture, model and trading pairs', () => {
   it('are not read or made by a start, its health answer or a payment', async () => {
     const sb = await started()
     await pay(sb)
-    expect(built).toEqual({ priceFixtureReads: 0, legs: 0 })
+    expect(built).toEqual({ priceFixtureReads: 0, legs: 0, services: [] })
   })
 
   it('answer on their first use as the ones made at once do', async () => {
     const sb = await started()
     const at = sb.sandbox.clock.now()
     const prices = (await sb.api.get('/v1/prices').set(sb.auth()).expect(200)).body.data
-    expect(built).toEqual({ priceFixtureReads: 1, legs: 9 })
+    expect(built).toMatchObject({ priceFixtureReads: 1, legs: 9 })
     const fixture = priceFixture.readPriceFixture(SHIPPED_FIXTURES_DIR)
     const eager = createPriceModel(fixture, 'test')
     expect(prices).toEqual(eager.pairs.map((pair) => ({ ...eager.quote(pair, at) })))
@@ -95,5 +109,21 @@ describe('the price fixture, model and trading pairs', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true })
     }
+  })
+})
+
+describe("the payouts', quotes', settlements' and orders' services", () => {
+  it('are made by their first use, once', async () => {
+    const sb = await started()
+    await pay(sb)
+    expect(built.services).toEqual([])
+    await sb.api.get('/v1/payouts').set(sb.auth()).expect(200)
+    expect(built.services).toEqual(['createPayoutService'])
+    await sb.api.get('/v1/orders').set(sb.auth()).expect(200)
+    expect(built.services).toEqual(['createPayoutService', 'createQuoteService', 'createOrderService'])
+    await sb.api.get('/v1/settlements').set(sb.auth()).expect(200)
+    await sb.api.get('/v1/orders').set(sb.auth()).expect(200)
+    expect(built.services).toEqual(['createPayoutService', 'createQuoteService', 'createOrderService', 'createSettlementService'])
+    expect(sb.sandbox.services.orders).toBe(sb.sandbox.services.orders)
   })
 })
