@@ -93,6 +93,9 @@ export function createOrderMatching(deps: { store: Store; clock: Clock; bus: Bus
     for (const account of accounts) ticks.delete(account.account.id)
     if (accountId === undefined) ticks.clear()
     for (const account of accounts) {
+      // An account that never had an order has nothing to resume: a start skips the order index's
+      // lists for the default account (issue 33, round 10).
+      if (account.orders.size === 0) continue
       for (const order of account.orders.open()) scheduleExpiry(account, order)
       sync(account.account.id)
     }

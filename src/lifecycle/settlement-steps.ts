@@ -35,9 +35,8 @@ export function stepDelay(s: SettlementRecord, step: SettlementStepRecord): numb
  * timer acts only if nothing moved the settlement since it was set.
  */
 export function createSettlementSteps(deps: { config: Config; clock: Clock; store: Store; bus: Bus; settlements: () => SettlementService }) {
-  const { config, clock, store } = deps
-  // The settlements' service, asked for only when a settlement moves: a start without any makes none (issue 33, round 10).
-  const { settlements } = deps
+  // `settlements` is asked for only when a settlement moves: a start without any makes no settlements' service (issue 33, round 10).
+  const { config, clock, store, settlements } = deps
   const generations = new Map<string, number>()
   const current = (account: AccountState, s: SettlementRecord) => store.accounts.get(account.account.id) === account && account.settlements.get(s.id) === s
 

@@ -2,6 +2,8 @@ import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, it, vi } from 'vitest'
+import { OrderIndex } from '../../src/store/order-index.js'
+import { tradingWallets } from '../helpers/orders.js'
 import { loadConfig } from '../../src/config.js'
 import * as fixtures from '../../src/fixtures.js'
 import { FixturesError, SHIPPED_FIXTURES_DIR } from '../../src/fixtures.js'
@@ -125,5 +127,38 @@ describe("the payouts', quotes', settlements' and orders' services", () => {
     await sb.api.get('/v1/orders').set(sb.auth()).expect(200)
     expect(built.services).toEqual(['createPayoutService', 'createQuoteService', 'createOrderService', 'createSettlementService'])
     expect(sb.sandbox.services.orders).toBe(sb.sandbox.services.orders)
+  })
+})
+
+describe('order matching at start', () => {
+  it('lists no orders of an account that never had one', async () => {
+    const open = vi.spyOn(OrderIndex.prototype, 'open')
+    try {
+      await started()
+      expect(open).not.toHaveBeenCalled()
+    } finally {
+      open.mockRestore()
+    }
+  })
+
+  it('still resumes the orders that rest in a data file: they fill on the ticks of the restarted clock', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'start-services-'))
+    try {
+      const dataFile = join(dir, 'ledger.json')
+      const first = await startTestSandbox({ dataFile, durability: 'strict' })
+      const { eth, usdc } = await tradingWallets(first, { USDC: '100000', ETH: '3' })
+      const order = (await first.api.post('/v1/orders').set(first.auth()).send({ pair: 'ETH/USDC', base_wallet: eth, quote_wallet: usdc, side: 'buy', type: 'limit', amount: '8', limit_price: '4000' }).expect(201)).body.data
+      expect(order.status).toBe('partially_filled')
+      await first.close()
+      built.services = []
+      const second = await startTestSandbox({ dataFile })
+      opened.push(second)
+      // Nothing but the clock: the tick timers were set as the sandbox started.
+      await second.api.post('/_sandbox/clock/advance').send({ ms: 10_000 }).expect(200)
+      expect(built.services).toEqual(['createQuoteService', 'createOrderService'])
+      expect((await second.api.get(`/v1/orders/${order.id}`).set(second.auth()).expect(200)).body.data.status).toBe('filled')
+    } finally {
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 })
