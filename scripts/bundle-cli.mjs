@@ -296,12 +296,23 @@ if (chunked.length > 0) throw new Error(`bundle-cli: the bundle holds modules th
  * a named function expression, `__esm(function src$x$ts() {…})`: the name is the path with `/` and
  * `.` (and a package's `@`) as `$` and `-` as `_` (bench/start-profile.mjs reads it back), what a stack trace shows.
  * Instructions until the CLI's first health answer: see docs/benchmarks.md, "Issue 33, round 9: start-load".
+ *
+ * Nor is `__esm` itself kept: it made each of those functions a second closure, with a context of
+ * its own for `fn` and `res`, at every start for every module (about 110 bytes each, 37 KB of young
+ * allocation before the first answer, run or not). Each module's function is assigned to its
+ * `init_x` directly and, first thing when called (after its "use strict"), replaces it with one
+ * shared function that does nothing: what `__esm` did by clearing `fn` before the call, so a module
+ * re-entered through an import cycle, or whose body threw, is not run again. The bundle never uses
+ * what an `init_x()` answers (checked below: a call as a statement or in a comma expression; `__esm`
+ * answered `res` for a module with top-level await, which the sandbox has none of) (issue 33, round 10).
  */
 const ESM_HELPER = 'var __esm=(fn,res)=>function(){return fn&&(res=(0,fn[__getOwnPropNames(fn)[0]])(fn=0)),res};'
 function esmInitsAsFunctions(text) {
   if (!text.includes(ESM_HELPER)) throw new Error('bundle-cli: esbuild no longer writes __esm as expected')
-  const tree = ts.createSourceFile('cli.bundle.cjs', text, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS)
+  const tree = ts.createSourceFile('cli.bundle.cjs', text, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS)
   const edits = []
+  const inits = []
+  if (text.includes('__esmRan')) throw new Error('bundle-cli: __esmRan is not a fresh identifier')
   const visit = (node) => {
     if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === '__esm') {
       const [wrapped] = node.arguments
@@ -309,7 +320,17 @@ function esmInitsAsFunctions(text) {
       if (!method || !ts.isMethodDeclaration(method) || !ts.isStringLiteral(method.name) || method.parameters.length > 0 || !method.body) throw new Error(`bundle-cli: an __esm call of another form at ${node.pos}`)
       const name = method.name.text.replace(/^.*node_modules\//, 'node_modules/').replace(/-/g, '_').replace(/[^\w$]/g, '$')
       if (!/^[A-Za-z_$][\w$]*\$\w+$/.test(name) || text.includes(name)) throw new Error(`bundle-cli: ${method.name.text} gives the name ${name}, not a fresh identifier`)
-      edits.push([wrapped.getStart(tree), wrapped.end, `function ${name}()${text.slice(method.body.getStart(tree), method.body.end)}`])
+      const declaration = node.parent
+      if (!ts.isVariableDeclaration(declaration) || !ts.isIdentifier(declaration.name) || !/^init_[\w$]+$/.test(declaration.name.text)) throw new Error(`bundle-cli: an __esm call not assigned to an init_ variable at ${node.pos}`)
+      const init = declaration.name.text
+      inits.push(init)
+      // After the body's directives ("use strict" must stay first to keep the module strict).
+      const directives = method.body.statements.filter((statement, index, all) => all.slice(0, index + 1).every((s) => ts.isExpressionStatement(s) && ts.isStringLiteral(s.expression)))
+      const bodyStart = method.body.getStart(tree) + 1
+      const at = directives.length > 0 ? directives[directives.length - 1].end : bodyStart
+      const prologue = text.slice(bodyStart, at)
+      const separator = directives.length > 0 && !prologue.trimEnd().endsWith(';') ? ';' : ''
+      edits.push([node.getStart(tree), node.end, `function ${name}(){${prologue}${separator}${init}=__esmRan;${text.slice(at, method.body.end)}`])
       return // esbuild's module wrappers are not nested
     }
     ts.forEachChild(node, visit)
@@ -322,7 +343,16 @@ function esmInitsAsFunctions(text) {
     at = end
   }
   out += text.slice(at)
-  return out.replace(ESM_HELPER, 'var __esm=(fn,res)=>function(){return fn&&(res=(0,fn)(fn=0)),res};')
+  // Every use of an init_ variable is a call whose answer is dropped (see above).
+  for (const init of inits) {
+    for (const use of out.matchAll(new RegExp(`(?<![\\w$])${init.replaceAll('$', '\\$')}(?![\\w$])`, 'g'))) {
+      const before = out.slice(Math.max(use.index - 3, 0), use.index)
+      const after = out.slice(use.index + init.length, use.index + init.length + 3)
+      if (/^=function |^=__esmRan/.test(out.slice(use.index + init.length, use.index + init.length + 10))) continue
+      if (!after.startsWith('()') || !/^[;},]/.test(after.slice(2)) || !/[;{}(,]$/.test(before)) throw new Error(`bundle-cli: ${init} used as ${JSON.stringify(out.slice(use.index - 20, use.index + init.length + 10))}, not as a call whose answer is dropped`)
+    }
+  }
+  return out.replace(ESM_HELPER, 'var __esmRan=()=>{};')
 }
 writeFileSync(bundleFile, esmInitsAsFunctions(readFileSync(bundleFile, 'latin1')), 'latin1')
 for (const file of readdirSync(dist)) if (file.endsWith('.chunk.cjs')) rmSync(`${dist}${file}`)
