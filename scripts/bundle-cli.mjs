@@ -313,6 +313,28 @@ function esmInitsAsFunctions(text) {
   const edits = []
   const inits = []
   if (text.includes('__esmRan')) throw new Error('bundle-cli: __esmRan is not a fresh identifier')
+  // A module that a dynamic import() reaches has an exports object, filled at the bundle's top level
+  // by `__export(x_exports, { name: () => name, … })`: a getter closure and a property for each
+  // export, at every start, for the 31 such modules whose only reader is `(init_x(), x_exports)`
+  // (or `__toCommonJS(x_exports)` after it). Each such statement moves into the start of its
+  // module's function, after `init_x=__esmRan;`: the object is filled when the module first runs,
+  // which is before anything reads it (issue 33, round 10).
+  const movedExports = new Map()
+  const findExports = (node) => {
+    if (ts.isExpressionStatement(node) && ts.isCallExpression(node.expression) && ts.isIdentifier(node.expression.expression) && node.expression.expression.text === '__export') {
+      const [target] = node.expression.arguments
+      if (!ts.isIdentifier(target)) return
+      const uses = [...text.matchAll(new RegExp(`(?<![\\w$])${target.text.replaceAll('$', '\\$')}(?![\\w$])`, 'g'))].map((use) => use.index)
+      const reader = uses.map((index) => /\((init_[\w$]+)\(\),(?:__toCommonJS\()?$/.exec(text.slice(index - 80, index))).filter(Boolean)
+      if (uses.length !== 3 || !text.slice(0, uses[0]).endsWith('var ') || !text.startsWith('={};', uses[0] + target.text.length) || reader.length !== 1) return
+      const init = reader[0][1]
+      edits.push([node.getStart(tree), node.end, ''])
+      movedExports.set(init, (movedExports.get(init) ?? '') + text.slice(node.getStart(tree), node.end).replace(/;?$/, ';'))
+      return
+    }
+    ts.forEachChild(node, findExports)
+  }
+  findExports(tree)
   const visit = (node) => {
     if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === '__esm') {
       const [wrapped] = node.arguments
@@ -330,12 +352,15 @@ function esmInitsAsFunctions(text) {
       const at = directives.length > 0 ? directives[directives.length - 1].end : bodyStart
       const prologue = text.slice(bodyStart, at)
       const separator = directives.length > 0 && !prologue.trimEnd().endsWith(';') ? ';' : ''
-      edits.push([node.getStart(tree), node.end, `function ${name}(){${prologue}${separator}${init}=__esmRan;${text.slice(at, method.body.end)}`])
+      edits.push([node.getStart(tree), node.end, `function ${name}(){${prologue}${separator}${init}=__esmRan;${movedExports.get(init) ?? ''}${text.slice(at, method.body.end)}`])
+      movedExports.delete(init)
       return // esbuild's module wrappers are not nested
     }
     ts.forEachChild(node, visit)
   }
   visit(tree)
+  if (movedExports.size > 0) throw new Error(`bundle-cli: no module function for ${[...movedExports.keys()].join(', ')}`)
+  edits.sort((a, b) => a[0] - b[0])
   let out = ''
   let at = 0
   for (const [start, end, replacement] of edits) {
