@@ -442,11 +442,28 @@ if (/__toCommonJS|__export\(/.test(readFileSync(`${dist}code-cache.cjs`, 'latin1
  * translator first parses it for the names it exports.
  */
 const { main: _cli, ...library } = loadBundle(bundleFile, []).exports
-writeFileSync(`${dist}library.cjs`, `'use strict'
-// The library's entry for require() (package.json "exports"): dist/cli.bundle.cjs through its V8
-// code cache (src/code-cache.ts, loadSandboxLibrary). Written by scripts/bundle-cli.mjs.
-module.exports = require('./code-cache.cjs').loadSandboxLibrary(__dirname)
-`)
+// dist/library.cjs carries the loader too: its require('./code-cache.cjs') was a second trip through
+// node's CommonJS loader, whose resolution of any request from a file inside a package first reads
+// the package's package.json for a self-reference (trySelf): 31 KB of young allocation and
+// instructions before the first answer, which a bare server never spends (issue 33, round 10).
+await build({
+  stdin: {
+    contents: `import { loadSandboxLibrary } from './src/code-cache.ts'\nmodule.exports = loadSandboxLibrary(__dirname)\n`,
+    resolveDir: ROOT,
+    loader: 'ts',
+    sourcefile: 'library-entry.cjs.ts',
+  },
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  outfile: `${dist}library.cjs`,
+  banner: { js: `'use strict';\n// The library's entry for require() (package.json "exports"): dist/cli.bundle.cjs through its V8 code\n// cache, src/code-cache.ts bundled in (as in dist/code-cache.cjs). Written by scripts/bundle-cli.mjs.` },
+  minifyWhitespace: true,
+  minifySyntax: true,
+  logLevel: 'warning',
+})
+if (/__toCommonJS|__export\(|require\("\.\//.test(readFileSync(`${dist}library.cjs`, 'latin1'))) throw new Error('bundle-cli: dist/library.cjs should set module.exports itself and require no file of its own')
 await build({
   stdin: {
     contents: `import { loadSandboxLibrary } from './src/code-cache.ts'
