@@ -9,7 +9,7 @@ import type { Method } from './route.js'
  */
 interface Entry<S = unknown> {
   method: Method
-  /** Express style; for a route added lazily, `pathOf(source)`, made when first needed (see `prefixOf`). */
+  /** Express style; for a route added lazily, `makePath(source)`, made when first needed (see `prefixOf`). */
   path: string | undefined
   /** Lower-cased literal start of the path, up to its first parameter: a cheap test before the matcher. Made with `path`. */
   prefix: string | undefined
@@ -18,11 +18,11 @@ interface Entry<S = unknown> {
   /** What `make` makes the handler of, on the route's first request (`addLazily`). */
   source: S
   make: ((source: S) => RequestHandler) | undefined
-  pathOf: ((source: S) => string) | undefined
+  makePath: ((source: S) => string) | undefined
 }
 
 const handlerOf = (entry: Entry): RequestHandler => (entry.handler ??= entry.make!(entry.source))
-const pathOf = (entry: Entry): string => (entry.path ??= entry.pathOf!(entry.source))
+const pathOf = (entry: Entry): string => (entry.path ??= entry.makePath!(entry.source))
 
 /**
  * A route's prefix, and its path, made when a request of its method first reaches it: a start adds
@@ -37,7 +37,7 @@ function prefixOf(entry: Entry): string {
 }
 
 /** The key of a method's list, without a string made for each route. */
-const METHOD_KEYS: Readonly<Record<string, string>> = { get: 'GET', post: 'POST', put: 'PUT', patch: 'PATCH', delete: 'DELETE' }
+const METHOD_KEYS: ReadonlyMap<string, string> = new Map([['get', 'GET'], ['post', 'POST'], ['put', 'PUT'], ['patch', 'PATCH'], ['delete', 'DELETE']])
 
 /** A route as it was added: what the express app, built on first need, registers as well. */
 export interface IndexedRoute {
@@ -92,11 +92,11 @@ export function createRouteIndex() {
     return undefined
   }
 
-  function addEntry<S>(method: Method, path: string | undefined, handler: RequestHandler | undefined, source: S, make: ((source: S) => RequestHandler) | undefined, pathOf: ((source: S) => string) | undefined): void {
-    const entry: Entry<S> = { method, path, prefix: undefined, match: undefined, handler, source, make, pathOf }
+  function addEntry<S>(method: Method, path: string | undefined, handler: RequestHandler | undefined, source: S, make: ((source: S) => RequestHandler) | undefined, makePath: ((source: S) => string) | undefined): void {
+    const entry: Entry<S> = { method, path, prefix: undefined, match: undefined, handler, source, make, makePath }
     if (path !== undefined) prefixOf(entry as Entry)
     entries.push(entry as Entry)
-    const key = METHOD_KEYS[method] ?? method.toUpperCase()
+    const key = METHOD_KEYS.get(method) ?? method.toUpperCase()
     // Added to in place: a start adds ninety routes, and a copy of the method's list for each was
     // most of what building the index allocated (issue 33, round 7).
     const listed = byMethod.get(key)
@@ -110,12 +110,12 @@ export function createRouteIndex() {
     },
 
     /**
-     * A route whose express-style path `pathOf(source)` makes when a request of its method first
+     * A route whose express-style path `makePath(source)` makes when a request of its method first
      * reaches it, and whose handler `make(source)` makes when the route is first found (or the
      * express app built).
      */
-    addLazily<S>(method: Method, source: S, pathOf: (source: S) => string, make: (source: S) => RequestHandler): void {
-      addEntry(method, undefined, undefined, source, make, pathOf)
+    addLazily<S>(method: Method, source: S, makePath: (source: S) => string, make: (source: S) => RequestHandler): void {
+      addEntry(method, undefined, undefined, source, make, makePath)
     },
 
     /** Every route added, in order (for the express app, built on first need). */
