@@ -296,12 +296,45 @@ if (chunked.length > 0) throw new Error(`bundle-cli: the bundle holds modules th
  * a named function expression, `__esm(function src$x$ts() {…})`: the name is the path with `/` and
  * `.` (and a package's `@`) as `$` and `-` as `_` (bench/start-profile.mjs reads it back), what a stack trace shows.
  * Instructions until the CLI's first health answer: see docs/benchmarks.md, "Issue 33, round 9: start-load".
+ *
+ * Nor is `__esm` itself kept: it made each of those functions a second closure, with a context of
+ * its own for `fn` and `res`, at every start for every module (about 110 bytes each, 37 KB of young
+ * allocation before the first answer, run or not). Each module's function is assigned to its
+ * `init_x` directly and, first thing when called (after its "use strict"), replaces it with one
+ * shared function that does nothing: what `__esm` did by clearing `fn` before the call, so a module
+ * re-entered through an import cycle, or whose body threw, is not run again. The bundle never uses
+ * what an `init_x()` answers (checked below: a call as a statement or in a comma expression; `__esm`
+ * answered `res` for a module with top-level await, which the sandbox has none of) (issue 33, round 10).
  */
 const ESM_HELPER = 'var __esm=(fn,res)=>function(){return fn&&(res=(0,fn[__getOwnPropNames(fn)[0]])(fn=0)),res};'
 function esmInitsAsFunctions(text) {
   if (!text.includes(ESM_HELPER)) throw new Error('bundle-cli: esbuild no longer writes __esm as expected')
-  const tree = ts.createSourceFile('cli.bundle.cjs', text, ts.ScriptTarget.Latest, false, ts.ScriptKind.JS)
+  const tree = ts.createSourceFile('cli.bundle.cjs', text, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS)
   const edits = []
+  const inits = []
+  if (text.includes('__esmRan')) throw new Error('bundle-cli: __esmRan is not a fresh identifier')
+  // A module that a dynamic import() reaches has an exports object, filled at the bundle's top level
+  // by `__export(x_exports, { name: () => name, … })`: a getter closure and a property for each
+  // export, at every start, for the 31 such modules whose only reader is `(init_x(), x_exports)`
+  // (or `__toCommonJS(x_exports)` after it). Each such statement moves into the start of its
+  // module's function, after `init_x=__esmRan;`: the object is filled when the module first runs,
+  // which is before anything reads it (issue 33, round 10).
+  const movedExports = new Map()
+  const findExports = (node) => {
+    if (ts.isExpressionStatement(node) && ts.isCallExpression(node.expression) && ts.isIdentifier(node.expression.expression) && node.expression.expression.text === '__export') {
+      const [target] = node.expression.arguments
+      if (!ts.isIdentifier(target)) return
+      const uses = [...text.matchAll(new RegExp(`(?<![\\w$])${target.text.replaceAll('$', '\\$')}(?![\\w$])`, 'g'))].map((use) => use.index)
+      const reader = uses.map((index) => /\((init_[\w$]+)\(\),(?:__toCommonJS\()?$/.exec(text.slice(index - 80, index))).filter(Boolean)
+      if (uses.length !== 3 || !text.slice(0, uses[0]).endsWith('var ') || !text.startsWith('={};', uses[0] + target.text.length) || reader.length !== 1) return
+      const init = reader[0][1]
+      edits.push([node.getStart(tree), node.end, ''])
+      movedExports.set(init, (movedExports.get(init) ?? '') + text.slice(node.getStart(tree), node.end).replace(/;?$/, ';'))
+      return
+    }
+    ts.forEachChild(node, findExports)
+  }
+  findExports(tree)
   const visit = (node) => {
     if (ts.isCallExpression(node) && ts.isIdentifier(node.expression) && node.expression.text === '__esm') {
       const [wrapped] = node.arguments
@@ -309,12 +342,25 @@ function esmInitsAsFunctions(text) {
       if (!method || !ts.isMethodDeclaration(method) || !ts.isStringLiteral(method.name) || method.parameters.length > 0 || !method.body) throw new Error(`bundle-cli: an __esm call of another form at ${node.pos}`)
       const name = method.name.text.replace(/^.*node_modules\//, 'node_modules/').replace(/-/g, '_').replace(/[^\w$]/g, '$')
       if (!/^[A-Za-z_$][\w$]*\$\w+$/.test(name) || text.includes(name)) throw new Error(`bundle-cli: ${method.name.text} gives the name ${name}, not a fresh identifier`)
-      edits.push([wrapped.getStart(tree), wrapped.end, `function ${name}()${text.slice(method.body.getStart(tree), method.body.end)}`])
+      const declaration = node.parent
+      if (!ts.isVariableDeclaration(declaration) || !ts.isIdentifier(declaration.name) || !/^init_[\w$]+$/.test(declaration.name.text)) throw new Error(`bundle-cli: an __esm call not assigned to an init_ variable at ${node.pos}`)
+      const init = declaration.name.text
+      inits.push(init)
+      // After the body's directives ("use strict" must stay first to keep the module strict).
+      const directives = method.body.statements.filter((statement, index, all) => all.slice(0, index + 1).every((s) => ts.isExpressionStatement(s) && ts.isStringLiteral(s.expression)))
+      const bodyStart = method.body.getStart(tree) + 1
+      const at = directives.length > 0 ? directives[directives.length - 1].end : bodyStart
+      const prologue = text.slice(bodyStart, at)
+      const separator = directives.length > 0 && !prologue.trimEnd().endsWith(';') ? ';' : ''
+      edits.push([node.getStart(tree), node.end, `function ${name}(){${prologue}${separator}${init}=__esmRan;${movedExports.get(init) ?? ''}${text.slice(at, method.body.end)}`])
+      movedExports.delete(init)
       return // esbuild's module wrappers are not nested
     }
     ts.forEachChild(node, visit)
   }
   visit(tree)
+  if (movedExports.size > 0) throw new Error(`bundle-cli: no module function for ${[...movedExports.keys()].join(', ')}`)
+  edits.sort((a, b) => a[0] - b[0])
   let out = ''
   let at = 0
   for (const [start, end, replacement] of edits) {
@@ -322,7 +368,16 @@ function esmInitsAsFunctions(text) {
     at = end
   }
   out += text.slice(at)
-  return out.replace(ESM_HELPER, 'var __esm=(fn,res)=>function(){return fn&&(res=(0,fn)(fn=0)),res};')
+  // Every use of an init_ variable is a call whose answer is dropped (see above).
+  for (const init of inits) {
+    for (const use of out.matchAll(new RegExp(`(?<![\\w$])${init.replaceAll('$', '\\$')}(?![\\w$])`, 'g'))) {
+      const before = out.slice(Math.max(use.index - 3, 0), use.index)
+      const after = out.slice(use.index + init.length, use.index + init.length + 3)
+      if (/^=function |^=__esmRan/.test(out.slice(use.index + init.length, use.index + init.length + 10))) continue
+      if (!after.startsWith('()') || !/^[;},]/.test(after.slice(2)) || !/[;{}(,]$/.test(before)) throw new Error(`bundle-cli: ${init} used as ${JSON.stringify(out.slice(use.index - 20, use.index + init.length + 10))}, not as a call whose answer is dropped`)
+    }
+  }
+  return out.replace(ESM_HELPER, 'var __esmRan=()=>{};')
 }
 writeFileSync(bundleFile, esmInitsAsFunctions(readFileSync(bundleFile, 'latin1')), 'latin1')
 for (const file of readdirSync(dist)) if (file.endsWith('.chunk.cjs')) rmSync(`${dist}${file}`)
@@ -387,11 +442,28 @@ if (/__toCommonJS|__export\(/.test(readFileSync(`${dist}code-cache.cjs`, 'latin1
  * translator first parses it for the names it exports.
  */
 const { main: _cli, ...library } = loadBundle(bundleFile, []).exports
-writeFileSync(`${dist}library.cjs`, `'use strict'
-// The library's entry for require() (package.json "exports"): dist/cli.bundle.cjs through its V8
-// code cache (src/code-cache.ts, loadSandboxLibrary). Written by scripts/bundle-cli.mjs.
-module.exports = require('./code-cache.cjs').loadSandboxLibrary(__dirname)
-`)
+// dist/library.cjs carries the loader too: its require('./code-cache.cjs') was a second trip through
+// node's CommonJS loader, whose resolution of any request from a file inside a package first reads
+// the package's package.json for a self-reference (trySelf): 31 KB of young allocation and
+// instructions before the first answer, which a bare server never spends (issue 33, round 10).
+await build({
+  stdin: {
+    contents: `import { loadSandboxLibrary } from './src/code-cache.ts'\nmodule.exports = loadSandboxLibrary(__dirname)\n`,
+    resolveDir: ROOT,
+    loader: 'ts',
+    sourcefile: 'library-entry.cjs.ts',
+  },
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  outfile: `${dist}library.cjs`,
+  banner: { js: `'use strict';\n// The library's entry for require() (package.json "exports"): dist/cli.bundle.cjs through its V8 code\n// cache, src/code-cache.ts bundled in (as in dist/code-cache.cjs). Written by scripts/bundle-cli.mjs.` },
+  minifyWhitespace: true,
+  minifySyntax: true,
+  logLevel: 'warning',
+})
+if (/__toCommonJS|__export\(|require\("\.\//.test(readFileSync(`${dist}library.cjs`, 'latin1'))) throw new Error('bundle-cli: dist/library.cjs should set module.exports itself and require no file of its own')
 await build({
   stdin: {
     contents: `import { loadSandboxLibrary } from './src/code-cache.ts'

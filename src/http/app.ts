@@ -47,7 +47,7 @@ export function createApp(deps: AppDeps, http: HttpServices, routes: readonly La
   ]
   const index = createRouteIndex()
   const handlerFor = (route: LazyRoute) => handlerOnFirstRequest(route, deps, http)
-  for (const route of routes) index.addLazily(route.method, toExpressPath(route.path), route, handlerFor)
+  for (const route of routes) index.addLazily(route.method, route, expressPathOf, handlerFor)
   let knownPaths: KnownPath[] | undefined
   // A path that some route has, asked with a method none of them takes: 405, matched as express
   // matches (case-insensitive, one optional trailing slash) but without decoding the parameters, so
@@ -132,6 +132,8 @@ export function createApp(deps: AppDeps, http: HttpServices, routes: readonly La
 
   return { expressApp, listener }
 }
+
+const expressPathOf = (route: LazyRoute): string => toExpressPath(route.path)
 
 /** Each path of `routes`, with the methods it takes (HEAD too where it takes GET) and its 405. */
 function listKnownPaths(routes: readonly LazyRoute[]): KnownPath[] {

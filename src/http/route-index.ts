@@ -9,17 +9,35 @@ import type { Method } from './route.js'
  */
 interface Entry<S = unknown> {
   method: Method
-  path: string
-  /** Lower-cased literal start of the path, up to its first parameter: a cheap test before the matcher. */
-  prefix: string
+  /** Express style; for a route added lazily, `makePath(source)`, made when first needed (see `prefixOf`). */
+  path: string | undefined
+  /** Lower-cased literal start of the path, up to its first parameter: a cheap test before the matcher. Made with `path`. */
+  prefix: string | undefined
   match: PathMatcher | undefined
   handler: RequestHandler | undefined
   /** What `make` makes the handler of, on the route's first request (`addLazily`). */
   source: S
   make: ((source: S) => RequestHandler) | undefined
+  makePath: ((source: S) => string) | undefined
 }
 
 const handlerOf = (entry: Entry): RequestHandler => (entry.handler ??= entry.make!(entry.source))
+const pathOf = (entry: Entry): string => (entry.path ??= entry.makePath!(entry.source))
+
+/**
+ * A route's prefix, and its path, made when a request of its method first reaches it: a start adds
+ * eighty routes, and their express paths (a regular expression's replace each) and prefixes were
+ * about 20 KB of its young allocation before its first answer, which looks at the GET routes up to
+ * the health check's (issue 33, round 10).
+ */
+function prefixOf(entry: Entry): string {
+  const path = pathOf(entry)
+  const colon = path.indexOf(':')
+  return (entry.prefix = (colon === -1 ? path : path.slice(0, colon)).toLowerCase())
+}
+
+/** The key of a method's list, without a string made for each route. */
+const METHOD_KEYS: ReadonlyMap<string, string> = new Map([['get', 'GET'], ['post', 'POST'], ['put', 'PUT'], ['patch', 'PATCH'], ['delete', 'DELETE']])
 
 /** A route as it was added: what the express app, built on first need, registers as well. */
 export interface IndexedRoute {
@@ -67,18 +85,18 @@ export function createRouteIndex() {
     }
     const lower = lastLower
     for (const entry of listed) {
-      if (!lower.startsWith(entry.prefix)) continue
-      const matched = (entry.match ??= pathMatcher(entry.path))(path)
+      if (!lower.startsWith(entry.prefix ?? prefixOf(entry))) continue
+      const matched = (entry.match ??= pathMatcher(pathOf(entry)))(path)
       if (matched) return { handler: handlerOf(entry), params: matched.params }
     }
     return undefined
   }
 
-  function addEntry<S>(method: Method, path: string, handler: RequestHandler | undefined, source: S, make: ((source: S) => RequestHandler) | undefined): void {
-    const colon = path.indexOf(':')
-    const entry: Entry<S> = { method, path, prefix: (colon === -1 ? path : path.slice(0, colon)).toLowerCase(), match: undefined, handler, source, make }
+  function addEntry<S>(method: Method, path: string | undefined, handler: RequestHandler | undefined, source: S, make: ((source: S) => RequestHandler) | undefined, makePath: ((source: S) => string) | undefined): void {
+    const entry: Entry<S> = { method, path, prefix: undefined, match: undefined, handler, source, make, makePath }
+    if (path !== undefined) prefixOf(entry as Entry)
     entries.push(entry as Entry)
-    const key = method.toUpperCase()
+    const key = METHOD_KEYS.get(method) ?? method.toUpperCase()
     // Added to in place: a start adds ninety routes, and a copy of the method's list for each was
     // most of what building the index allocated (issue 33, round 7).
     const listed = byMethod.get(key)
@@ -88,17 +106,21 @@ export function createRouteIndex() {
 
   return {
     add(method: Method, path: string, handler: RequestHandler): void {
-      addEntry(method, path, handler, undefined, undefined)
+      addEntry(method, path, handler, undefined, undefined, undefined)
     },
 
-    /** A route whose handler `make(source)` makes when the route is first found (or the express app built). */
-    addLazily<S>(method: Method, path: string, source: S, make: (source: S) => RequestHandler): void {
-      addEntry(method, path, undefined, source, make)
+    /**
+     * A route whose express-style path `makePath(source)` makes when a request of its method first
+     * reaches it, and whose handler `make(source)` makes when the route is first found (or the
+     * express app built).
+     */
+    addLazily<S>(method: Method, source: S, makePath: (source: S) => string, make: (source: S) => RequestHandler): void {
+      addEntry(method, undefined, undefined, source, make, makePath)
     },
 
     /** Every route added, in order (for the express app, built on first need). */
     get routes(): readonly IndexedRoute[] {
-      return entries.map((entry) => ({ method: entry.method, path: entry.path, handler: handlerOf(entry) }))
+      return entries.map((entry) => ({ method: entry.method, path: pathOf(entry), handler: handlerOf(entry) }))
     },
 
     find,

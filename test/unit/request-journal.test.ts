@@ -1,6 +1,6 @@
 import type { Request, Response } from 'express'
 import { describe, expect, it } from 'vitest'
-import { createRequestJournal, SHORT_BODY_BYTES, type RequestJournal } from '../../src/control/request-journal.js'
+import { createRequestJournal, SHORT_BODY_BYTES, UnknownRequestError, type RequestJournal } from '../../src/control/request-journal.js'
 
 /** The request journal on its own: rings per account, the bytes it keeps of each request, and its budget. */
 
@@ -82,5 +82,22 @@ describe('the request journal', () => {
     expect(all(journal)).toEqual([])
     record(journal, { method: 'POST', body: 'z'.repeat(60_000) })
     expect(all(journal)[0]!.request_body).toHaveLength(60_000)
+  })
+
+  // The ring of requests without an account is made with the first of them (issue 33, round 10).
+  it('answers for requests without an account before the first of them, and after a clear, as an empty ring', () => {
+    const journal = createRequestJournal({ limit: 10, accountOfKey })
+    expect(all(journal, null)).toEqual([])
+    expect(all(journal, 'every')).toEqual([])
+    expect(() => journal.list(null, () => true, { after: 'req_none', offset: 0, limit: 10 })).toThrow(UnknownRequestError)
+    record(journal, { headers: ['Host', 'localhost'], path: '/v1/wallets/wal_a' })
+    record(journal)
+    expect(all(journal, null).map((entry) => entry.path)).toEqual(['/v1/wallets/wal_a'])
+    expect(all(journal, 'every')).toHaveLength(2)
+    journal.clear()
+    expect(all(journal, null)).toEqual([])
+    expect(all(journal, 'every')).toEqual([])
+    record(journal, { headers: ['Host', 'localhost'], path: '/v1/wallets/wal_b' })
+    expect(all(journal, null).map((entry) => entry.path)).toEqual(['/v1/wallets/wal_b'])
   })
 })

@@ -32,3 +32,43 @@ describe('the route index', () => {
     }
   })
 })
+
+// A start adds eighty routes lazily; their express paths and prefixes are made when a request of
+// their method first reaches them (issue 33, round 10).
+describe('the route index, routes added lazily', () => {
+  const sources = [
+    { method: 'post' as const, path: '/v1/payments' },
+    { method: 'get' as const, path: '/v1/payments/{id}' },
+    { method: 'get' as const, path: '/v1/wallets' },
+    { method: 'delete' as const, path: '/v1/wallets/{id}' },
+  ]
+  const made: string[] = []
+  const handlers = new Map(sources.map((source) => [source, () => {}]))
+  const index = createRouteIndex()
+  for (const source of sources) {
+    index.addLazily(
+      source.method,
+      source,
+      (route) => {
+        made.push(`${route.method} ${route.path}`)
+        return route.path.replace(/\{(\w+)\}/g, ':$1')
+      },
+      (route) => handlers.get(route)!,
+    )
+  }
+
+  it('makes a path only when a request of its method reaches it, and finds as with the paths given', () => {
+    expect(made).toEqual([])
+    expect(index.find('GET', '/V1/Payments/Pay_1')).toMatchObject({ handler: handlers.get(sources[1]!), params: { id: 'Pay_1' } })
+    expect(made).toEqual(['get /v1/payments/{id}'])
+    expect(index.find('GET', '/v1/wallets/')?.handler).toBe(handlers.get(sources[2]!))
+    expect(index.find('PUT', '/v1/wallets/w_1')).toBeUndefined()
+    expect(made).toEqual(['get /v1/payments/{id}', 'get /v1/wallets'])
+    expect(index.find('DELETE', '/v1/wallets/w_1')).toMatchObject({ handler: handlers.get(sources[3]!), params: { id: 'w_1' } })
+    expect(index.routes.map((route) => `${route.method} ${route.path}`)).toEqual(['post /v1/payments', 'get /v1/payments/:id', 'get /v1/wallets', 'delete /v1/wallets/:id'])
+    // Each path made once.
+    expect(made).toEqual(['get /v1/payments/{id}', 'get /v1/wallets', 'delete /v1/wallets/{id}', 'post /v1/payments'])
+    expect(index.find('POST', '/v1/payments')?.handler).toBe(handlers.get(sources[0]!))
+    expect(made).toHaveLength(4)
+  })
+})
