@@ -69,13 +69,15 @@ export function loadBundle(bundleFile: string, cacheDirs: string[], options: { s
   } finally {
     closeSync(fd)
   }
-  const cacheName = `${basename(bundleFile)}.${bytes.length.toString(16)}-${checksumOf(bundleFile, bytes, identity, cacheDirs[0], options.settledMs ?? SETTLED_MS)}`
+  // Each folder's trust is asked once a load (checksumOf asks the first folder's too): the first stat of it stands for both.
+  const firstTrusted = cacheDirs.length > 0 ? isTrusted(cacheDirs[0]!) : false
+  const cacheName = `${basename(bundleFile)}.${bytes.length.toString(16)}-${checksumOf(bundleFile, bytes, identity, cacheDirs[0], options.settledMs ?? SETTLED_MS, firstTrusted)}`
   const cacheFiles = cacheDirs.map((dir, index) => join(dir, `${cacheName}${index === 0 && options.runtime !== undefined ? `.${options.runtime}` : ''}.v8cache`))
   // Checksumming the bytes and decoding ASCII as latin1 (the same characters) is about 10 ms faster than
   // reading the file as UTF-8 and checksumming the string; esbuild escapes every other character.
   const text = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8')
   let cachedData: Buffer | undefined
-  for (let index = 0; cachedData === undefined && index < cacheDirs.length; index++) if (isTrusted(cacheDirs[index]!)) cachedData = readIfPresent(cacheFiles[index]!, bytes)
+  for (let index = 0; cachedData === undefined && index < cacheDirs.length; index++) if (index === 0 ? firstTrusted : isTrusted(cacheDirs[index]!)) cachedData = readIfPresent(cacheFiles[index]!, bytes)
 
   // A bundle not written wrapped (a plain CommonJS file) gets the wrapper here, so it sees what it would under require().
   const wrapped = text.startsWith(BUNDLE_WRAPPER[0]) && text.endsWith(BUNDLE_WRAPPER[1])
