@@ -41,13 +41,18 @@ if (first.status !== 201) throw new Error(`the sandbox answered ${first.status}:
 const answerFile = join(work, 'answer.json')
 writeFileSync(answerFile, JSON.stringify(first.body), 'latin1')
 
+/** Starts a floor, kept for the exit's stop from the moment it runs. */
+const floor = async (script, args) => {
+  const server = await startServer(FIXTURE(script), args, '/')
+  started.push(server)
+  return server
+}
 const servers = [
-  { name: 'node:http echo (the POST goal\'s limit)', server: await startServer(FIXTURE('bare-http.mjs'), [], '/') },
-  { name: 'node:http: body, JSON.parse, the sandbox\'s answer', server: await startServer(FIXTURE('post-floor-servers.mjs'), ['--kind', 'node-http', '--answer', answerFile], '/') },
-  { name: 'minimal HTTP/1.1 on node:net: the same', server: await startServer(FIXTURE('post-floor-servers.mjs'), ['--kind', 'minimal', '--answer', answerFile], '/') },
+  { name: 'node:http echo (the POST goal\'s limit)', server: await floor('bare-http.mjs', []) },
+  { name: 'node:http: body, JSON.parse, the sandbox\'s answer', server: await floor('post-floor-servers.mjs', ['--kind', 'node-http', '--answer', answerFile]) },
+  { name: 'minimal HTTP/1.1 on node:net: the same', server: await floor('post-floor-servers.mjs', ['--kind', 'minimal', '--answer', answerFile]) },
   { name: 'sandbox POST /v1/payments', server: sandbox },
 ].map((entry) => ({ ...entry, cpu: [] }))
-started.push(...servers.map((entry) => entry.server))
 
 const loadBefore = loadavg()[0]
 for (let round = 0; round < ROUNDS; round++) {
