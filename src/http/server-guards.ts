@@ -48,44 +48,12 @@ interface DirectListen {
  */
 export function listenOn(server: Server, port: number, host: string): void {
   const direct = (server as Server & DirectListen)._listen2
-  const family = process.env.NODE_UNIQUE_ID === undefined && typeof direct === 'function' ? familyOf(host) : 0
+  const family = process.env.NODE_UNIQUE_ID === undefined && typeof direct === 'function' ? isIP(host) : 0
   if (family === 0) {
     server.listen(port, host)
     return
   }
   direct!.call(server, host, port, family, undefined, undefined, 0)
-}
-
-/**
- * `isIP(host)`, with IPv4 addresses told apart by hand: node's `isIP` compiles its IPv4 regular
- * expression on its first use, which at a cold start was the listen's: 3.5 of 28 profile samples of
- * `startSandbox()` (issue 33, round 10). Any IPv6 address has a colon; anything else with one is
- * left to node.
- */
-export function familyOf(host: string): number {
-  if (isDottedQuad(host)) return 4
-  return host.includes(':') ? isIP(host) : 0
-}
-
-/** What node's IPv4 pattern accepts: four decimal numbers of 0 to 255, dot-separated, without leading zeros. */
-function isDottedQuad(host: string): boolean {
-  let dots = 0
-  let digits = 0
-  let value = 0
-  for (let i = 0; i <= host.length; i++) {
-    const c = i === host.length ? 46 : host.charCodeAt(i)
-    if (c === 46) {
-      if (digits === 0 || value > 255 || ++dots > 4) return false
-      digits = 0
-      value = 0
-    } else if (c >= 48 && c <= 57) {
-      // A leading zero is only a number by itself ("0", not "01").
-      if (digits === 1 && value === 0) return false
-      value = value * 10 + c - 48
-      if (++digits > 3) return false
-    } else return false
-  }
-  return dots === 4
 }
 
 /**
