@@ -163,7 +163,7 @@ describe('the plain layer on a connection', () => {
     const busy = await open(port)
     busy.write(request('GET', '/plain/held'))
     await new Promise((resolve) => setTimeout(resolve, 30))
-    const heldClosed = new Promise((resolve) => held!.once('close', resolve))
+    const heldClosed = new Promise((resolve) => (held as PlainResponse).once('close', resolve))
     const closing = new Promise((resolve) => server.close(resolve))
     await closed(idle)
     expect(busy.destroyed).toBe(false)
@@ -178,7 +178,7 @@ describe('the plain layer on a connection', () => {
     const socket = await open(port)
     socket.write(request('GET', '/plain/held'))
     await new Promise((resolve) => setTimeout(resolve, 30))
-    const heldClosed = new Promise((resolve) => held!.once('close', resolve))
+    const heldClosed = new Promise((resolve) => (held as PlainResponse).once('close', resolve))
     const errors: string[] = []
     server.on('clientError', (error: Error & { code?: string }, s: Socket) => {
       errors.push(error.code ?? '')
