@@ -68,6 +68,8 @@ interface Layer {
 const KEEP_ALIVE_TIMEOUT_BUFFER = 1000
 /** The longest head the layer reads itself; node's limit is 16 KB (`--max-http-header-size`), so the layer never takes one node would refuse. */
 const MAX_HEAD = 8192
+/** Bytes held while the answers before them go out, before the layer stops reading (node's socket buffers hold 16 KB). */
+const MAX_HELD = 65536
 const HEAD_END = Buffer.from('\r\n\r\n', 'latin1')
 /**
  * A head the layer takes, whole: the request line, then header lines, each value without trailing
@@ -116,6 +118,9 @@ class PlainConnection implements ResponseOwner {
   private readonly onClose = () => this.closed()
   private readonly onError = (error: Error) => this.failed(error)
   private readonly onIdleCheck = () => this.idleCheck()
+  private readonly onDrain = () => this.resumeReading()
+  /** Reading stopped (pauseReading). */
+  private paused = false
 
   constructor(
     private readonly layer: Layer,
@@ -149,6 +154,7 @@ class PlainConnection implements ResponseOwner {
     this.pending = undefined
     if (this.handing) {
       this.pending = bytes
+      if (bytes.length > MAX_HELD) this.pauseReading(false)
       return
     }
     let offset = 0
@@ -161,9 +167,29 @@ class PlainConnection implements ResponseOwner {
       }
       this.pending = bytes.subarray(offset)
       if (next === ODD) this.handing = true
-      if (this.current === null) this.handOff()
+      if (this.current === null) return this.handOff()
+      // Bytes that wait for the answers before them are held, but not without end: reading stops until the connection goes to node.
+      if (this.pending.length > MAX_HELD) this.pauseReading(false)
       return
     }
+    // As node's parserOnIncoming: a client that sends requests and does not read their answers is
+    // not read from either until the answers drain, so that its requests are not made and held.
+    if (this.socket.writableNeedDrain) this.pauseReading(true)
+  }
+
+  /** Stops reading the socket: until its answers drain, or until the connection goes to node. */
+  private pauseReading(untilDrained: boolean): void {
+    if (this.paused) return
+    this.paused = true
+    this.socket.pause()
+    if (untilDrained) this.socket.once('drain', this.onDrain)
+  }
+
+  private resumeReading(): void {
+    if (!this.paused) return
+    this.paused = false
+    this.socket.removeListener('drain', this.onDrain)
+    this.socket.resume()
   }
 
   /** Takes the request at `from` if it is one of the layer's: dispatched, and the offset after it; or INCOMPLETE or ODD. */
@@ -277,6 +303,7 @@ class PlainConnection implements ResponseOwner {
     this.pending = undefined
     layer.nodeListener.call(layer.server, socket)
     if (pending !== undefined && pending.length > 0) socket.unshift(pending)
+    this.resumeReading()
   }
 
   private stop(): void {

@@ -190,6 +190,27 @@ describe('the plain layer on a connection', () => {
     expect(errors).toEqual(['ECONNRESET'])
   })
 
+  it('stops reading a client that sends requests and reads none of their answers, as node does', async () => {
+    const big = 'x'.repeat(256 * 1024)
+    const { port, seen } = await start({ hold: (res) => (res as ServerResponse).writeHead(200, ['Content-Length', String(big.length)]).end(big) })
+    const socket = await open(port)
+    socket.pause()
+    // Ten requests a write, each write on its own: node reads a whole chunk before it stops.
+    for (let i = 0; i < 200; i++) {
+      socket.write(request('GET', '/plain/held').repeat(10))
+      await new Promise((resolve) => setTimeout(resolve, 1))
+    }
+    await new Promise((resolve) => setTimeout(resolve, 100))
+    // Each answer is 256 KB: the socket's buffers take a few; the rest of the requests are not read, nor run.
+    expect(seen.length).toBeGreaterThan(0)
+    expect(seen.length).toBeLessThan(100)
+    socket.resume()
+    await new Promise<void>((resolve) => {
+      const check = () => (seen.length === 2000 ? resolve() : setTimeout(check, 20))
+      check()
+    })
+  })
+
   it('leaves a server with a socket timeout or a cap on requests a connection to node', async () => {
     const { port, seen, server } = await start()
     server.maxRequestsPerSocket = 5
