@@ -103,6 +103,8 @@ class PlainConnection implements ResponseOwner {
   private handing = false
   /** Given to node (or closing after a last answer): the layer reads nothing more. */
   private done = false
+  /** A request asked `Connection: close`: node's parser takes nothing after it. */
+  private lastTaken = false
   /**
    * When the connection last became idle, its answers all gone out (Date.now(); -1: a request is
    * under way), and the timer that closes it after node's keep-alive timeout, made once and moved on
@@ -144,6 +146,7 @@ class PlainConnection implements ResponseOwner {
   }
 
   private received(chunk: Buffer): void {
+    if (this.lastTaken) return this.dataAfterLast()
     if (this.done) return
     if (this.firstTimer !== undefined) {
       clearTimeout(this.firstTimer)
@@ -259,7 +262,7 @@ class PlainConnection implements ResponseOwner {
     }
     const req = new PlainRequest(method, url, headers, rawHeaders, this.socket, body)
     const res = new PlainResponse(req, this, keepAlive)
-    if (!keepAlive) this.done = true
+    if (!keepAlive) this.done = this.lastTaken = true
     if (this.current === null) {
       this.current = res
       res.assignSocket(this.socket)
@@ -338,6 +341,17 @@ class PlainConnection implements ResponseOwner {
     // node's `onServerResponseClose`: the answer that has the socket closes with it; those waiting their turn never had it.
     const current = this.current
     if (current !== null) current.socketClosed()
+  }
+
+  /**
+   * Bytes after a request that asked `Connection: close`: node's parser refuses them (llhttp's
+   * "Data after `Connection: close`"), and its 'clientError' goes to the server's listener, which
+   * answers 400 in the error shape if the answer has not gone yet, or closes the connection.
+   */
+  private dataAfterLast(): void {
+    this.lastTaken = false
+    this.socket.removeListener('data', this.onData)
+    this.failed(Object.assign(new Error('Parse Error: Data after `Connection: close`'), { code: 'HPE_CLOSED_CONNECTION' }))
   }
 
   /** As node's `socketOnError`: the server's 'clientError' listener decides (the sandbox's destroys a reset connection). */

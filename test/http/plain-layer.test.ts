@@ -165,6 +165,12 @@ describe('the plain layer answers what node:http answers, byte for byte', () => 
     expect(closing.text).toContain('\r\nConnection: close\r\n')
     expect((await same(post('/v1/payments', payment(), 'Connection: close\r\n'))).closed).toBe(true)
     expect((await same(get(`/v1/wallets/${wallet}/balance`, 'Connection: keep-alive\r\n'))).closed).toBe(false)
+    // Bytes after a request that asked to close: after its answer, nothing more; before it (a
+    // latency fault holds the answer), node's 400 alone.
+    const closeThenMore = [{ send: get('/v1/pairs', 'Connection: close\r\n') }, { wait: 30, send: get('/v1/pairs') }]
+    expect((await same(closeThenMore)).text.match(/HTTP\/1\.1 \d+/g)).toEqual(['HTTP/1.1 200'])
+    await same(post('/_sandbox/faults', JSON.stringify({ match: { path: '/v1/pairs' }, fault: 'latency', latency_ms: [200, 200], times: 1 })).replace(AUTH, ''))
+    expect((await same(closeThenMore, 400)).text).toMatch(/^HTTP\/1\.1 400 Bad Request\r\n[^]*"malformed_request"/)
   })
 
   it('pipelined requests, answered in order, and the pipelining limit', async () => {
