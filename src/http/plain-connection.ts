@@ -254,12 +254,11 @@ class PlainConnection implements ResponseOwner {
     if (!keepAlive && after !== bytes.length) return ODD
     const located = this.layer.app.locate(method, url)
     if (located === undefined) return ODD
-    // The body's bytes in a buffer of their own, as node's parser gives them: the request journal keeps them.
-    let body: Buffer | undefined
-    if (length > 0) {
-      body = Buffer.allocUnsafeSlow(length)
-      bytes.copy(body, 0, bodyAt, after)
-    }
+    // The body's bytes where they came: node gives each read a buffer of its own and never reuses it,
+    // and nothing keeps them beyond the request (the journal copies what it keeps, the body is read
+    // as text). A copy of their own, as node's parser makes, was 0.3 µs a POST (a microbenchmark of
+    // 150 bytes: 0.31-0.38 against 0.05-0.06 µs).
+    const body = length > 0 ? bytes.subarray(bodyAt, after) : undefined
     const req = new PlainRequest(method, url, headers, rawHeaders, this.socket, body)
     const res = new PlainResponse(req, this, keepAlive)
     if (!keepAlive) this.done = this.lastTaken = true
