@@ -11,6 +11,7 @@ import { renderError, send } from './respond.js'
 import { setAnswerHeader } from './answer-headers.js'
 import type { LazyRoute } from './lazy-routes.js'
 import { createRouteIndex, type FoundRoute } from './route-index.js'
+import type { PlainRequest, PlainResponse } from './plain-messages.js'
 import { toExpressPath } from './route.js'
 import { VERSION, VERSION_HEADER } from '../version.js'
 import { monotonicMs } from '../clock.js'
@@ -23,7 +24,7 @@ export interface HttpApp {
   /** The route object a request would go to, or undefined when the listener would give it to express (src/http/plain-connection.ts asks before it takes a request). */
   locate(method: string, url: string): LocatedRoute | undefined
   /** What the listener does with a request `locate` found a route object for: `front`, then the route's handler. */
-  serve(req: PlainRequestFields, res: PlainResponseFields, located: LocatedRoute, url: string): void
+  serve(req: PlainRequest, res: PlainResponse, located: LocatedRoute, url: string): void
 }
 
 /** What `locate` finds: the route object, the path and the query (the text after '?', if any). */
@@ -34,10 +35,6 @@ export class LocatedRoute {
     readonly query: string | undefined,
   ) {}
 }
-
-/** The request and response of the sandbox's own HTTP layer (src/http/plain-messages.ts), as the listener sees them: what node's give the pipeline. */
-export type PlainRequestFields = object
-export type PlainResponseFields = object
 
 interface KnownPath {
   pattern: RegExp
@@ -137,7 +134,7 @@ export function createApp(deps: AppDeps, http: HttpServices, routes: readonly La
   }
 
   /** Runs `front`, then the route object's handler, for a request `locate` found a route object for. */
-  function serve(req: IncomingMessage | PlainRequestFields, res: ServerResponse | PlainResponseFields, located: LocatedRoute, url: string): void {
+  function serve(req: IncomingMessage | PlainRequest, res: ServerResponse | PlainResponse, located: LocatedRoute, url: string): void {
     const { handler, params } = located.found
     // Stored one by one: Object.assign walked the keys of a new object for each request (a fifth of the listener's time).
     const fields = req as unknown as FastPathRequest

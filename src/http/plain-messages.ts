@@ -1,4 +1,4 @@
-import { STATUS_CODES } from 'node:http'
+import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 
 /**
@@ -209,8 +209,9 @@ export class PlainResponse extends Events {
     return this
   }
 
-  getHeader(name: string): string | number | readonly string[] | undefined {
-    return this.outHeaders?.[name.toLowerCase()]?.[1]
+  getHeader(name: string): string | number | string[] | undefined {
+    const value = this.outHeaders?.[name.toLowerCase()]?.[1]
+    return Array.isArray(value) ? [...(value as readonly string[])] : (value as string | number | undefined)
   }
 
   hasHeader(name: string): boolean {
@@ -376,3 +377,12 @@ export class PlainResponse extends Events {
     return header
   }
 }
+
+/**
+ * The fields of node's own request and response the pipeline reads, held to node's types: a field
+ * missing here, or of another type, is a type error (`npm run typecheck`). The rest (headers,
+ * `writeHead`, `end`, the events) are read through express's types, which node's do not check.
+ */
+type Fits<T extends U, U> = T
+export type PlainRequestFits = Fits<PlainRequest, Pick<IncomingMessage, 'method' | 'url' | 'rawHeaders' | 'httpVersion' | 'httpVersionMajor' | 'httpVersionMinor' | 'complete'>>
+export type PlainResponseFits = Fits<PlainResponse, Pick<ServerResponse, 'statusCode' | 'headersSent' | 'writableEnded' | 'writableFinished' | 'destroyed' | 'socket' | 'getHeader' | 'hasHeader' | 'removeHeader' | 'getHeaderNames'>>
