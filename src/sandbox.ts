@@ -15,6 +15,7 @@ import { createWebhookEngine, type WebhookEngine } from './events/webhooks.js'
 import { createEventLog, type EventLog } from './events/event-log.js'
 import { loadFixtures, type Fixtures } from './fixtures.js'
 import { createApp } from './http/app.js'
+import { attachPlainConnections } from './http/plain-connection.js'
 import type { HttpServices } from './http/services.js'
 import { answerClientErrors, guardUnreadAnswers, listenOn, serverOptions } from './http/server-guards.js'
 import type { AppDeps } from './http/context.js'
@@ -90,6 +91,11 @@ export interface SandboxOptions {
   rateLimitClock?: () => number
   /** Stream tuning (heartbeat, slow-reader limits); tests shorten it. */
   stream?: Partial<StreamOptions>
+  /**
+   * The sandbox's own HTTP/1.1 layer in front of node:http (src/http/plain-connection.ts), on
+   * unless this is false: a test compares the bytes of both.
+   */
+  plainConnections?: boolean
 }
 
 /**
@@ -183,7 +189,8 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
   // Each route group's module (and the schemas it builds) loads with the first request for it.
   const parts = { prices, pairs, webhooks, events, allRoutes: () => table.loadAll() }
   const table = lazyRoutes(ROUTE_GROUPS.map((group) => ({ paths: group.paths, load: () => group.load(parts) })))
-  const { expressApp, listener } = createApp(deps, http, table.routes, options.beforeRoutes)
+  const app = createApp(deps, http, table.routes, options.beforeRoutes)
+  const { expressApp, listener } = app
 
   let server: Server | undefined
   let stopGuard = () => {}
@@ -195,6 +202,7 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
         lastRequestAt = monotonicMs()
         listener(req, res)
       })
+      if (options.plainConnections !== false) attachPlainConnections(server, app, () => (lastRequestAt = monotonicMs()))
       stopGuard = guardUnreadAnswers(server, config)
       answerClientErrors(server, () => `req_${http.requestIds.base62(24)}`)
       server.on('upgrade', stream.handleUpgrade)

@@ -11,6 +11,7 @@ import { renderError, send } from './respond.js'
 import { setAnswerHeader } from './answer-headers.js'
 import type { LazyRoute } from './lazy-routes.js'
 import { createRouteIndex, type FoundRoute } from './route-index.js'
+import type { PlainRequest, PlainResponse } from './plain-messages.js'
 import { toExpressPath } from './route.js'
 import { VERSION, VERSION_HEADER } from '../version.js'
 import { monotonicMs } from '../clock.js'
@@ -20,6 +21,19 @@ export interface HttpApp {
   expressApp(): Promise<Express>
   /** The server's request listener: a request for a route object goes straight to it, anything else to the express app. */
   listener: (req: IncomingMessage, res: ServerResponse) => void
+  /** The route object a request would go to, or undefined when the listener would give it to express (src/http/plain-connection.ts asks before it takes a request). */
+  locate(method: string, url: string): LocatedRoute | undefined
+  /** What the listener does with a request `locate` found a route object for: `front`, then the route's handler. */
+  serve(req: PlainRequest, res: PlainResponse, located: LocatedRoute, url: string): void
+}
+
+/** What `locate` finds: the route object, the path and the query (the text after '?', if any). */
+export class LocatedRoute {
+  constructor(
+    readonly found: FoundRoute,
+    readonly path: string,
+    readonly query: string | undefined,
+  ) {}
 }
 
 interface KnownPath {
@@ -94,6 +108,17 @@ export function createApp(deps: AppDeps, http: HttpServices, routes: readonly La
    */
   function listener(req: IncomingMessage, res: ServerResponse): void {
     const url = req.url ?? ''
+    const located = locate(req.method ?? '', url)
+    if (!located) {
+      // Every answer says which sandbox gave it, errors and the dashboard included: a helper checks it is compatible.
+      res.setHeader(VERSION_HEADER, VERSION)
+      return toExpress(req, res)
+    }
+    serve(req, res, located, url)
+  }
+
+  /** The route object a request for `method` and `url` goes to, or undefined when it goes to express. */
+  function locate(method: string, url: string): LocatedRoute | undefined {
     // As express reads a URL (parseurl): the path ends at '?' or '#', the query at '#'.
     const hashAt = url.indexOf('#')
     const target = hashAt === -1 ? url : url.slice(0, hashAt)
@@ -101,21 +126,21 @@ export function createApp(deps: AppDeps, http: HttpServices, routes: readonly La
     const path = queryAt === -1 ? target : target.slice(0, queryAt)
     let found: FoundRoute | undefined
     try {
-      found = path.startsWith('/') ? index.find(req.method ?? '', path) : undefined
+      found = path.startsWith('/') ? index.find(method, path) : undefined
     } catch {
       found = undefined
     }
-    if (!found) {
-      // Every answer says which sandbox gave it, errors and the dashboard included: a helper checks it is compatible.
-      res.setHeader(VERSION_HEADER, VERSION)
-      return toExpress(req, res)
-    }
-    const { handler, params } = found
+    return found === undefined ? undefined : new LocatedRoute(found, path, queryAt === -1 ? undefined : target.slice(queryAt + 1))
+  }
+
+  /** Runs `front`, then the route object's handler, for a request `locate` found a route object for. */
+  function serve(req: IncomingMessage | PlainRequest, res: ServerResponse | PlainResponse, located: LocatedRoute, url: string): void {
+    const { handler, params } = located.found
     // Stored one by one: Object.assign walked the keys of a new object for each request (a fifth of the listener's time).
     const fields = req as unknown as FastPathRequest
-    fields.path = path
+    fields.path = located.path
     fields.params = params
-    fields.query = queryAt === -1 ? {} : parseQuery(target.slice(queryAt + 1))
+    fields.query = located.query === undefined ? {} : parseQuery(located.query)
     fields.originalUrl = url
     const request = req as unknown as Request
     // The headers wait in `locals.headers` and go out with the status line (answer-headers.ts).
@@ -130,7 +155,7 @@ export function createApp(deps: AppDeps, http: HttpServices, routes: readonly La
     })
   }
 
-  return { expressApp, listener }
+  return { expressApp, listener, locate, serve }
 }
 
 const expressPathOf = (route: LazyRoute): string => toExpressPath(route.path)

@@ -4,6 +4,7 @@ import { ApiError } from '../errors.js'
 import { setIn, type DeferredHeaders } from './answer-headers.js'
 import type { CursorResult, ListResult } from './route.js'
 import { jsonString, paymentJson, PresentedPayment } from '../payment-json.js'
+import { PlainResponse } from './plain-messages.js'
 
 const JSON_TYPE = 'application/json; charset=utf-8'
 
@@ -99,11 +100,12 @@ export function send(res: ServerResponse, rendered: Rendered | Encoded, extraHea
  * answer) goes out as before, its head a chunk of its own either way; so does an answer whose
  * response has no socket yet (a pipelined one waiting for its turn) or whose socket is corked, and
  * one whose `end` something has wrapped to see or hold the answer (`--durability strict` holds it
- * until the data file is fsynced, durable-answers.ts): the body must go through that `end`.
+ * until the data file is fsynced, durable-answers.ts): the body must go through that `end`. The
+ * sandbox's own layer's response (plain-messages.ts) writes its head and body in one write anyway.
  */
 function endWith(res: ServerResponse, body: string | Buffer): void {
   const socket = res.socket as Socket | null
-  if (typeof body !== 'string' || socket === null || socket.writableCorked !== 0 || Object.hasOwn(res, 'end')) {
+  if (res instanceof PlainResponse || typeof body !== 'string' || socket === null || socket.writableCorked !== 0 || Object.hasOwn(res, 'end')) {
     res.end(body)
     return
   }
