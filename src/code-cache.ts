@@ -28,13 +28,20 @@ export interface LoadedBundle {
    * only the top level. Best effort: a folder that cannot be written is skipped silently.
    */
   saveCache(): void
+  /**
+   * Whether the bundle has loaded its later chunk (`dist/later.chunk.cjs`): the modules that the CLI's
+   * start and a test's first requests never run, which scripts/bundle-cli.mjs moves out of the bundle.
+   */
+  ranLater(): boolean
 }
 
 /**
  * What the bundle requires as a chunk of its own: a file beside it (`./<name>.chunk.cjs`, written by
  * scripts/bundle-cli.mjs) that holds packages a start never runs (zod, express, ws, commander,
- * faker). A chunk is run through its own code cache, as the bundle is, when first required; so a
- * start reads, deserialises and evaluates none of their code (issue 33, round 6).
+ * faker), or the sandbox's own modules that a start and a test's first requests never run
+ * (`./later.chunk.cjs`, issue 33, round 11). A chunk is run through its own code cache, as the bundle
+ * is, when first required; so a start reads, deserialises and evaluates none of their code (issue 33,
+ * round 6).
  */
 const CHUNK = /^\.\/[\w-]+\.chunk\.cjs$/
 
@@ -86,7 +93,7 @@ export function loadBundle(bundleFile: string, cacheDirs: string[], options: { s
     ...(cachedData ? { cachedData } : {}),
   })
   const cache = cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'accepted'
-  const module = { exports: {} as Record<string, unknown> }
+  const module: { exports: Record<string, unknown>; ranLater?: boolean } = { exports: {} }
   let saved = false
   const chunks = new Map<string, LoadedBundle>()
   const plainRequire = requireFrom(bundleFile)
@@ -106,6 +113,7 @@ export function loadBundle(bundleFile: string, cacheDirs: string[], options: { s
   return {
     exports: module.exports,
     cache,
+    ranLater: () => module.ranLater === true,
     saveCache() {
       for (const chunk of chunks.values()) chunk.saveCache()
       const dir = cacheDirs[0]
