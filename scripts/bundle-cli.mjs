@@ -397,218 +397,11 @@ for (const [name, contents] of Object.entries(CHUNKS)) {
   })
 }
 
-/**
- * What the shipped code cache is made from, and the probe below runs too: the CLI's start (`main()`),
- * then a library sandbox and what a test sends first (the health check, its wallets, a payment).
- * `bundle` is a loadBundle() answer; it leaves `sandbox` and `send` defined.
- */
-const FIRST_STEPS = `
-await bundle.exports.main(['node', 'wallet-sandbox', '--host', '127.0.0.1', '--port', '0', '--quiet'])
-const sandbox = await bundle.exports.startSandbox({ host: '127.0.0.1', port: 0 })
-const send = async (path, init = {}) => {
-  const answer = await fetch(sandbox.baseUrl + path, { ...init, headers: { authorization: 'Bearer ' + sandbox.apiKey, 'content-type': 'application/json' } })
-  if (!answer.ok) throw new Error('bundle-cli: ' + path + ' answered ' + answer.status)
-  return answer.json()
-}
-await send('/_sandbox/health')
-const wallets = await send('/v1/wallets?limit=100')
-const source = wallets.data.find((wallet) => wallet.type === 'institutional' && wallet.network === 'polygon' && wallet.currency === 'USDC')
-const payment = { amount: '0.000001', currency: 'USDC', source_wallet: source.id, recipient: '0x000000000000000000000000000000000000dEaD' }
-await send('/v1/payments', { method: 'POST', body: JSON.stringify(payment) })
-`
-
-/**
- * The modules those first steps never run, out of the bundle and into a chunk of their own,
- * `dist/later.chunk.cjs`, which the bundle loads (through its own code cache, src/code-cache.ts) the
- * first time it needs one of them (`__later()`). Why: every start read their text, copied it into a
- * string, deserialised their functions from the code cache and rehashed the top scope's table of
- * their names for this process's hash seed. They are 137 of the bundle's 337 modules, 266 of its 659
- * hoisted functions and 981 of its 2,075 top-level names: the command line's commands, the OpenAPI
- * document, the dashboard, the data file's store, the route groups a first payment does not ask for
- * (orders, quotes, payouts, settlements, prices, webhooks, the control routes, ...). The bundle
- * 736 -> 405 KB, its cache 520 -> 446 KB; a library start until its first answer, the health asked
- * from another process as the cold-start bench asks it: 184.2 -> 180.6 M instructions, 3,322 ->
- * 3,240 page faults. The first use of a moved module costs about 2 ms once (the chunk read, its cache
- * deserialised). (Issue 33, round 11: start-lib, docs/benchmarks.md.)
- *
- * What the chunk holds is the moved statements as they were, in one function, `__laterScope(__r)`,
- * declared in the chunk's own sloppy scope as the bundle's top level is, so the functions it declares
- * stay sloppy and keep their names. The statements moved only declare (functions, and `var`s whose
- * values are functions, `{}` or esbuild's `__commonJS` wrappers), so running them later changes
- * nothing but when. Their uses of the bundle's other top-level names (TypeScript's checker tells
- * which declaration each name is bound to) become `(__r(n))`: `__r` is one function of the bundle,
- * a switch over those names answering each one's value at the time of the read, as the name itself
- * would (a function per name, getters, cost the first use a lazy compile each: about 8 M
- * instructions for 205 names); one they assign, or a destructuring target, fails the build (none
- * today). The only ways into the chunk from the rest of the bundle are the dynamic imports and
- * requires of a moved module, `(init_x(), x_exports)` or `(init_x(), __toCommonJS(x_exports))`,
- * which go through `__later()`; any other use of a moved name fails the build. `ran` is the module
- * functions (`init_x`) the probe saw run.
- */
-const LATER_CHUNK = 'later.chunk.cjs'
-function laterChunk(text, ran) {
-  for (const name of ['__later', '__laterScope', '__laterNames', '__laterLink', '__r']) if (new RegExp(`(?<![\\w$])${name.replaceAll('$', '\\$')}(?![\\w$])`).test(text)) throw new Error(`bundle-cli: ${name} is not a fresh identifier`)
-  const tree = ts.createSourceFile('cli.bundle.cjs', text, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS)
-  // Each module's statements: those written since the last module's function, up to its own `var …, init_x = function …`.
-  const modules = []
-  let statements = []
-  for (const statement of tree.statements) {
-    statements.push(statement)
-    const init = ts.isVariableStatement(statement) ? statement.declarationList.declarations.find((d) => ts.isIdentifier(d.name) && /^init_[\w$]+$/.test(d.name.text) && d.initializer && ts.isFunctionExpression(d.initializer)) : undefined
-    if (init !== undefined) {
-      modules.push({ init: init.name.text, statements })
-      statements = []
-    }
-  }
-  // The entry's own statements (src/public.ts's exports, module.exports) run at load.
-  modules.push({ init: undefined, statements })
-  const moved = new Set()
-  const later = []
-  for (const module of modules) {
-    if (module.init === undefined || ran.has(module.init)) continue
-    for (const statement of module.statements) {
-      const declares = ts.isFunctionDeclaration(statement) ? [statement.name] : ts.isVariableStatement(statement) ? statement.declarationList.declarations.map((d) => d.name) : []
-      const pure = ts.isFunctionDeclaration(statement) || (ts.isVariableStatement(statement) && (statement.declarationList.flags & ts.NodeFlags.BlockScoped) === 0 && statement.declarationList.declarations.every((d) => ts.isIdentifier(d.name) && (!d.initializer || ts.isFunctionExpression(d.initializer) || ts.isArrowFunction(d.initializer) || (ts.isObjectLiteralExpression(d.initializer) && d.initializer.properties.length === 0) || (ts.isCallExpression(d.initializer) && ts.isIdentifier(d.initializer.expression) && d.initializer.expression.text === '__commonJS'))))
-      if (!pure) throw new Error(`bundle-cli: a statement of a module moved into __laterScope does more than declare: ${text.slice(statement.getStart(tree), statement.getStart(tree) + 80)}`)
-      for (const name of declares) moved.add(name.text)
-      later.push(statement)
-    }
-  }
-  // Every use of a moved name outside the moved statements: only a moved module's dynamic import or require.
-  const laterSet = new Set(later)
-  const isReference = (id) => {
-    const parent = id.parent
-    if ((ts.isPropertyAccessExpression(parent) || ts.isPropertyAssignment(parent) || ts.isMethodDeclaration(parent) || ts.isGetAccessorDeclaration(parent) || ts.isSetAccessorDeclaration(parent) || ts.isPropertyDeclaration(parent) || ts.isFunctionDeclaration(parent) || ts.isFunctionExpression(parent) || ts.isClassDeclaration(parent) || ts.isClassExpression(parent) || ts.isVariableDeclaration(parent) || ts.isParameter(parent) || ts.isBindingElement(parent) || ts.isLabeledStatement(parent) || ts.isBreakOrContinueStatement(parent)) && parent.name === id) return false
-    if (ts.isBindingElement(parent) && parent.propertyName === id) return false
-    if ((ts.isLabeledStatement(parent) || ts.isBreakOrContinueStatement(parent)) && parent.label === id) return false
-    return true
-  }
-  const edits = later.map((statement) => [statement.getStart(tree), statement.end, ''])
-  const reached = new Set()
-  // `(init_x(),x_exports)` or `(init_x(),__toCommonJS(x_exports))`, as esbuild writes an import() or require() of a wrapped module.
-  const movedImport = (node) => {
-    if (!ts.isBinaryExpression(node) || node.operatorToken.kind !== ts.SyntaxKind.CommaToken) return undefined
-    const call = node.left
-    if (!ts.isCallExpression(call) || call.arguments.length > 0 || !ts.isIdentifier(call.expression) || !moved.has(call.expression.text)) return undefined
-    const right = node.right
-    const exportsId = ts.isCallExpression(right) && ts.isIdentifier(right.expression) && right.expression.text === '__toCommonJS' && right.arguments.length === 1 ? right.arguments[0] : right
-    return /^init_/.test(call.expression.text) && ts.isIdentifier(exportsId) && moved.has(exportsId.text) ? [call.expression, exportsId] : undefined
-  }
-  const visit = (node) => {
-    if (laterSet.has(node)) return
-    const imported = movedImport(node)
-    if (imported !== undefined) {
-      for (const id of imported) {
-        edits.push([id.getStart(tree), id.end, id === imported[0] ? `(0,__later().${id.text})` : `__later().${id.text}`])
-        reached.add(id.text)
-      }
-      return
-    }
-    if (ts.isIdentifier(node) && moved.has(node.text) && isReference(node)) throw new Error(`bundle-cli: ${node.text}, moved into __laterScope, is used as ${JSON.stringify(text.slice(node.getStart(tree) - 30, node.end + 30))}`)
-    ts.forEachChild(node, visit)
-  }
-  for (const statement of tree.statements) visit(statement)
-  if (moved.size === 0) return { bundle: text, chunk: undefined }
-
-  // The moved statements' uses of the rest's names (and of the wrapper's: `require`, `module`, …, the
-  // bundle's own, so that a chunk it requires is loaded once) go through `__r` (see above).
-  const file = 'cli.bundle.js'
-  const options = { allowJs: true, noLib: true, noResolve: true, noEmit: true, types: [] }
-  const host = ts.createCompilerHost(options)
-  host.getSourceFile = (name) => (name === file ? ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS) : undefined)
-  host.fileExists = (name) => name === file
-  const program = ts.createProgram([file], options, host)
-  const checker = program.getTypeChecker()
-  const checked = program.getSourceFile(file)
-  const WRAPPER_NAMES = new Set(['exports', 'require', 'module', '__filename', '__dirname'])
-  const laterStarts = new Set(later.map((statement) => statement.getStart(tree)))
-  const topLevelOf = (node) => {
-    while (node.parent && !ts.isSourceFile(node.parent)) node = node.parent
-    return node
-  }
-  const chunkEdits = []
-  const linked = new Map() // name -> its number in __laterLink's switch
-  const link = (node) => {
-    if (ts.isIdentifier(node) && isReference(node)) {
-      const { parent } = node
-      const symbol = ts.isShorthandPropertyAssignment(parent) && parent.name === node ? checker.getShorthandAssignmentValueSymbol(parent) : checker.getSymbolAtLocation(node)
-      const declaration = symbol?.declarations?.[0]
-      const outside = declaration === undefined ? WRAPPER_NAMES.has(node.text) : ts.isSourceFile(declaration.getSourceFile()) && !laterStarts.has(topLevelOf(declaration).getStart(checked)) && topLevelOf(declaration).parent === checked
-      if (outside) {
-        if (node.text === '__r') throw new Error('bundle-cli: __r is not a fresh identifier')
-        const assigned = (ts.isBinaryExpression(parent) && parent.left === node && parent.operatorToken.kind >= ts.SyntaxKind.FirstAssignment && parent.operatorToken.kind <= ts.SyntaxKind.LastAssignment) || ((ts.isPrefixUnaryExpression(parent) || ts.isPostfixUnaryExpression(parent)) && [ts.SyntaxKind.PlusPlusToken, ts.SyntaxKind.MinusMinusToken].includes(parent.operator))
-        // A destructuring assignment's target (`[x] = …`, `({ x } = …)`, `for (x of …)`) is not linked: none today.
-        let pattern = node
-        while (ts.isArrayLiteralExpression(pattern.parent) || ts.isObjectLiteralExpression(pattern.parent) || ts.isSpreadElement(pattern.parent) || ts.isSpreadAssignment(pattern.parent) || ts.isShorthandPropertyAssignment(pattern.parent) || (ts.isPropertyAssignment(pattern.parent) && pattern.parent.initializer === pattern)) pattern = pattern.parent
-        const destructured = pattern !== node && ((ts.isBinaryExpression(pattern.parent) && pattern.parent.left === pattern && pattern.parent.operatorToken.kind === ts.SyntaxKind.EqualsToken) || ((ts.isForInStatement(pattern.parent) || ts.isForOfStatement(pattern.parent)) && pattern.parent.initializer === pattern))
-        if (destructured || ((ts.isForInStatement(parent) || ts.isForOfStatement(parent)) && parent.initializer === node)) throw new Error(`bundle-cli: ${node.text} is used by __laterScope in a way the chunk cannot link: ${JSON.stringify(text.slice(node.getStart(checked) - 30, node.end + 30))}`)
-        if (assigned) throw new Error(`bundle-cli: __laterScope assigns ${node.text}, which the chunk cannot link: ${JSON.stringify(text.slice(node.getStart(checked) - 30, node.end + 30))}`)
-        if (!linked.has(node.text)) linked.set(node.text, linked.size)
-        const read = `(__r(${linked.get(node.text)}))`
-        const replacement = ts.isShorthandPropertyAssignment(parent) ? `${node.text}:${read}` : read
-        chunkEdits.push([node.getStart(checked), node.end, replacement])
-      }
-    }
-    ts.forEachChild(node, link)
-  }
-  // The same statements in the checker's tree (the same text, parsed again by the program).
-  for (const statement of checked.statements) if (laterStarts.has(statement.getStart(checked))) link(statement)
-  chunkEdits.sort((a, b) => a[0] - b[0])
-  const laterText = later.map((statement) => {
-    const start = statement.getStart(tree)
-    let piece = ''
-    let at = start
-    for (const [from, to, replacement] of chunkEdits) {
-      if (from < start || to > statement.end) continue
-      piece += text.slice(at, from) + replacement
-      at = to
-    }
-    return piece + text.slice(at, statement.end)
-  }).join('')
-
-  edits.sort((a, b) => a[0] - b[0])
-  let out = ''
-  let at = 0
-  for (const [start, end, replacement] of edits) {
-    if (start < at) throw new Error('bundle-cli: overlapping edits in laterChunk')
-    out += text.slice(at, start) + replacement
-    at = end
-  }
-  out += text.slice(at)
-  // `module.ranLater`: what LoadedBundle.ranLater() answers (src/code-cache.ts), for the build's checks below and the tests.
-  const loader = `var __laterNames;function __later(){return __laterNames??=(module.ranLater=!0,require("./${LATER_CHUNK}")(__laterLink()))}function __laterLink(){return index=>{switch(index){${[...linked].map(([name, index]) => `case ${index}:return ${name}`).join(';')}}}}`
-  const chunk = `module.exports=function __laterScope(__r){${laterText}return{${[...reached].map((name) => `get ${name}(){return ${name}}`).join(',')}}};`
-  return { bundle: `${out.trimEnd()}\n${loader}\n`, chunk }
-}
-
-// The probe: a copy of the bundle that records each module function as it first runs, put through
-// FIRST_STEPS; the modules it did not see run go into __laterScope (above).
-const probeFile = `${dist}cli.bundle.probe.cjs`
-const ranFile = `${dist}cli.bundle.probe.json`
-const unprobed = readFileSync(bundleFile, 'latin1')
-writeFileSync(probeFile, unprobed.replace(/(init_[\w$]+)=__esmRan;/g, (marked, init) => `${marked}(globalThis.__bundleRan??=[]).push(${JSON.stringify(init)});`), 'latin1')
-try {
-  execFileSync(process.execPath, ['--input-type=module', '-e', `
-import { writeFileSync } from 'node:fs'
-import { loadBundle } from ${JSON.stringify(pathToFileURL(`${dist}code-cache.js`).href)}
-const bundle = loadBundle(${JSON.stringify(probeFile)}, [])
-${FIRST_STEPS}
-writeFileSync(${JSON.stringify(ranFile)}, JSON.stringify(globalThis.__bundleRan))
-process.exit(0)
-`], { stdio: 'inherit' })
-  const { bundle, chunk } = laterChunk(unprobed, new Set(JSON.parse(readFileSync(ranFile, 'utf8'))))
-  writeFileSync(bundleFile, bundle, 'latin1')
-  if (chunk !== undefined) writeFileSync(`${dist}${LATER_CHUNK}`, chunk, 'latin1')
-} finally {
-  rmSync(probeFile, { force: true })
-  rmSync(ranFile, { force: true })
-}
-
 // loadBundle() reads the bundle as latin1 when it is ASCII, which is what esbuild writes by default,
 // and compiles it as it is when it is already wrapped as Node wraps a CommonJS module (a start then
 // makes no copy of it with the wrapper around). The chunks alike.
 const { BUNDLE_WRAPPER, loadBundle } = await import(pathToFileURL(`${dist}code-cache.js`).href)
-for (const file of [bundleFile, `${dist}${LATER_CHUNK}`, ...Object.keys(CHUNKS).map((name) => `${dist}${name}.chunk.cjs`)]) {
+for (const file of [bundleFile, ...Object.keys(CHUNKS).map((name) => `${dist}${name}.chunk.cjs`)]) {
   const bundled = readFileSync(file)
   if (!isAscii(bundled)) throw new Error(`bundle-cli: ${file} is not ASCII`)
   writeFileSync(file, `${BUNDLE_WRAPPER[0]}${bundled.toString('latin1')}${BUNDLE_WRAPPER[1]}`, 'latin1')
@@ -747,21 +540,25 @@ for (const file of readdirSync(dist)) if (file.endsWith('.v8cache')) rmSync(`${d
 const makeCache = `
 import { loadBundle } from ${JSON.stringify(pathToFileURL(`${dist}code-cache.js`).href)}
 const bundle = loadBundle(${JSON.stringify(bundleFile)}, [${JSON.stringify(dist)}], { settledMs: Infinity }) // no checksum remembered in dist/: it would ship
-${FIRST_STEPS}
-if (bundle.ranLater()) throw new Error('bundle-cli: the first steps loaded the later chunk: its modules belong in the bundle')
+await bundle.exports.main(['node', 'wallet-sandbox', '--host', '127.0.0.1', '--port', '0', '--quiet'])
+const sandbox = await bundle.exports.startSandbox({ host: '127.0.0.1', port: 0 })
+const send = async (path, init = {}) => {
+  const answer = await fetch(sandbox.baseUrl + path, { ...init, headers: { authorization: 'Bearer ' + sandbox.apiKey, 'content-type': 'application/json' } })
+  if (!answer.ok) throw new Error('bundle-cli: ' + path + ' answered ' + answer.status)
+  return answer.json()
+}
+await send('/_sandbox/health')
+const wallets = await send('/v1/wallets?limit=100')
+const source = wallets.data.find((wallet) => wallet.type === 'institutional' && wallet.network === 'polygon' && wallet.currency === 'USDC')
+const payment = { amount: '0.000001', currency: 'USDC', source_wallet: source.id, recipient: '0x000000000000000000000000000000000000dEaD' }
+await send('/v1/payments', { method: 'POST', body: JSON.stringify(payment) })
 bundle.saveCache()
 // The chunks a test's first requests do not load get caches of their own, not added to the bundle's
 // (saved above): express (a 404), faker (an account of another key), ws (a stream client), commander
 // (a command line that main() leaves to it: here a flag given twice, which starts a second CLI sandbox).
-// The later chunk (the modules the first steps never run, see laterChunk) is saved as soon as the 404
-// has loaded it, before anything else runs its code: its cache then holds what the bundle's held for
-// those modules before they left it (their functions not yet compiled), and not the command line's
-// code that a route's first use would deserialise for nothing.
+await bundle.exports.main(['node', 'wallet-sandbox', '--host', '127.0.0.1', '--port', '0', '--quiet', '--quiet'])
 const notFound = await fetch(sandbox.baseUrl + '/no-such-path', { headers: { authorization: 'Bearer ' + sandbox.apiKey } })
 if (notFound.status !== 404) throw new Error('bundle-cli: /no-such-path answered ' + notFound.status)
-if (!bundle.ranLater()) throw new Error('bundle-cli: a 404 no longer loads the later chunk')
-bundle.saveCache()
-await bundle.exports.main(['node', 'wallet-sandbox', '--host', '127.0.0.1', '--port', '0', '--quiet', '--quiet'])
 const other = await fetch(sandbox.baseUrl + '/v1/wallets', { headers: { authorization: 'Bearer sk_test_bundle_cli_other' } })
 if (!other.ok) throw new Error('bundle-cli: the wallets of another key answered ' + other.status)
 const { WebSocket } = await import('ws')
@@ -776,6 +573,6 @@ await sandbox.close()
 process.kill(process.pid, 'SIGTERM') // the CLI's own clean stop
 `
 execFileSync(process.execPath, ['--input-type=module', '-e', makeCache], { stdio: 'inherit' })
-for (const name of ['cli.bundle', LATER_CHUNK.replace(/\.cjs$/, ''), ...Object.keys(CHUNKS).map((chunk) => `${chunk}.chunk`)]) {
+for (const name of ['cli.bundle', ...Object.keys(CHUNKS).map((chunk) => `${chunk}.chunk`)]) {
   if (!readdirSync(dist).some((file) => file.startsWith(`${name}.cjs.`) && file.endsWith('.v8cache'))) throw new Error(`bundle-cli: no code cache for ${name}.cjs was written to dist/`)
 }

@@ -5,7 +5,7 @@ import { checksumOf, isTrusted, readIfPresent, SETTLED_MS, writeAtomically } fro
 // as an ES module, where an import of a built-in module is linked through an ES module made for it,
 // which wraps each of its exports (node:fs has about a hundred).
 const { isAscii } = process.getBuiltinModule('node:buffer')
-const { closeSync, fstatSync, mkdirSync, openSync, readFileSync, readSync } = process.getBuiltinModule('node:fs')
+const { closeSync, fstatSync, mkdirSync, openSync, readFileSync } = process.getBuiltinModule('node:fs')
 const { basename, dirname, join } = process.getBuiltinModule('node:path')
 const { Script } = process.getBuiltinModule('node:vm')
 
@@ -28,20 +28,13 @@ export interface LoadedBundle {
    * only the top level. Best effort: a folder that cannot be written is skipped silently.
    */
   saveCache(): void
-  /**
-   * Whether the bundle has loaded its later chunk (`dist/later.chunk.cjs`): the modules that the CLI's
-   * start and a test's first requests never run, which scripts/bundle-cli.mjs moves out of the bundle.
-   */
-  ranLater(): boolean
 }
 
 /**
  * What the bundle requires as a chunk of its own: a file beside it (`./<name>.chunk.cjs`, written by
  * scripts/bundle-cli.mjs) that holds packages a start never runs (zod, express, ws, commander,
- * faker), or the sandbox's own modules that a start and a test's first requests never run
- * (`./later.chunk.cjs`, issue 33, round 11). A chunk is run through its own code cache, as the bundle
- * is, when first required; so a start reads, deserialises and evaluates none of their code (issue 33,
- * round 6).
+ * faker). A chunk is run through its own code cache, as the bundle is, when first required; so a
+ * start reads, deserialises and evaluates none of their code (issue 33, round 6).
  */
 const CHUNK = /^\.\/[\w-]+\.chunk\.cjs$/
 
@@ -68,18 +61,9 @@ const CHUNK = /^\.\/[\w-]+\.chunk\.cjs$/
 export function loadBundle(bundleFile: string, cacheDirs: string[], options: { settledMs?: number; runtime?: string } = {}): LoadedBundle {
   const fd = openSync(bundleFile, 'r')
   let bytes: Buffer
-  let room: Buffer
   let identity: BigIntStats
   try {
-    // Read into room for twice the file: readIfPresent() then reads the cache into the same memory,
-    // and the cache can be the larger of the two (the bundle 405 KB, its cache 446 KB). A page is
-    // faulted in only when first written, so one buffer costs the larger file's pages where two cost
-    // both's: about 100 page faults fewer, 0.2 ms (issue 33, round 11).
-    room = Buffer.allocUnsafeSlow(2 * Number(fstatSync(fd, { bigint: true }).size) + 4096)
-    let read = 0
-    for (let chunk; read < room.length && (chunk = readSync(fd, room, read, room.length - read, read)) > 0; ) read += chunk
-    // A file that grew past the room while it was read: read as a whole again.
-    bytes = read < room.length ? room.subarray(0, read) : (room = readFileSync(bundleFile))
+    bytes = readFileSync(fd)
     // After reading: an edit made while the bytes were read shows in the file's ctime.
     identity = fstatSync(fd, { bigint: true })
   } finally {
@@ -93,7 +77,7 @@ export function loadBundle(bundleFile: string, cacheDirs: string[], options: { s
   // reading the file as UTF-8 and checksumming the string; esbuild escapes every other character.
   const text = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8')
   let cachedData: Buffer | undefined
-  for (let index = 0; cachedData === undefined && index < cacheDirs.length; index++) if (index === 0 ? firstTrusted : isTrusted(cacheDirs[index]!)) cachedData = readIfPresent(cacheFiles[index]!, room)
+  for (let index = 0; cachedData === undefined && index < cacheDirs.length; index++) if (index === 0 ? firstTrusted : isTrusted(cacheDirs[index]!)) cachedData = readIfPresent(cacheFiles[index]!, bytes)
 
   // A bundle not written wrapped (a plain CommonJS file) gets the wrapper here, so it sees what it would under require().
   const wrapped = text.startsWith(BUNDLE_WRAPPER[0]) && text.endsWith(BUNDLE_WRAPPER[1])
@@ -102,7 +86,7 @@ export function loadBundle(bundleFile: string, cacheDirs: string[], options: { s
     ...(cachedData ? { cachedData } : {}),
   })
   const cache = cachedData === undefined ? 'none' : script.cachedDataRejected ? 'rejected' : 'accepted'
-  const module: { exports: Record<string, unknown>; ranLater?: boolean } = { exports: {} }
+  const module = { exports: {} as Record<string, unknown> }
   let saved = false
   const chunks = new Map<string, LoadedBundle>()
   const plainRequire = requireFrom(bundleFile)
@@ -122,7 +106,6 @@ export function loadBundle(bundleFile: string, cacheDirs: string[], options: { s
   return {
     exports: module.exports,
     cache,
-    ranLater: () => module.ranLater === true,
     saveCache() {
       for (const chunk of chunks.values()) chunk.saveCache()
       const dir = cacheDirs[0]

@@ -73,31 +73,6 @@ describe('the library entries', () => {
     expect(names).toEqual([...runtimeNames, 'main'].sort())
   })
 
-  it('leave the modules a start and a test\'s first requests never run in a chunk of their own, loaded on first use', () => {
-    // scripts/bundle-cli.mjs moves them into dist/later.chunk.cjs (issue 33, round 11): neither the CLI's
-    // start (the build checks it) nor a library start, its health check, wallets and a payment loads it;
-    // a route group of its modules does, and answers as before, its errors the bundle's own classes.
-    const ran = inNode(`
-      import { createRequire } from 'node:module'
-      const { loadSandboxBundle } = createRequire(import.meta.url)(${JSON.stringify(join(ROOT, 'dist/code-cache.cjs'))})
-      const bundle = loadSandboxBundle(${JSON.stringify(join(ROOT, 'dist'))})
-      const seen = [bundle.ranLater()]
-      const sandbox = await bundle.exports.startSandbox()
-      const send = (path, init = {}) => fetch(sandbox.baseUrl + path, { ...init, headers: { authorization: 'Bearer ' + sandbox.apiKey, 'content-type': 'application/json' } })
-      const health = await send('/_sandbox/health')
-      const wallets = await (await send('/v1/wallets?limit=100')).json()
-      const source = wallets.data.find((wallet) => wallet.type === 'institutional' && wallet.network === 'polygon' && wallet.currency === 'USDC')
-      const payment = await send('/v1/payments', { method: 'POST', body: JSON.stringify({ amount: '0.000001', currency: 'USDC', source_wallet: source.id, recipient: '0x000000000000000000000000000000000000dEaD' }) })
-      seen.push(bundle.ranLater())
-      const orders = await send('/v1/orders')
-      seen.push(bundle.ranLater())
-      const missing = await send('/v1/orders/ord_missing')
-      const openapi = await (await send('/v1/openapi.json')).json()
-      await sandbox.close()
-      process.stdout.write(JSON.stringify({ seen, health: health.status, payment: payment.status, orders: orders.status, missing: [missing.status, (await missing.json()).error?.type], openapi: typeof openapi.paths['/v1/payments'] }))`)
-    expect(ran).toEqual({ seen: [false, false, true], health: 200, payment: 201, orders: 200, missing: [404, 'invalid_request_error'], openapi: 'object' })
-  })
-
   it('evaluate zod only when a first schema is built: not for the import, a start or a health check', () => {
     // zod's core marks the global object as it is evaluated (core.js, `__zod_globalConfig`).
     const evaluated = inNode(`

@@ -30,14 +30,6 @@ describe('loadBundle (V8 code cache for the CLI bundle)', () => {
 
   const cacheFiles = () => readdirSync(caches).filter((file) => file.endsWith('.v8cache'))
 
-  it('tells whether the bundle has loaded its later chunk (module.ranLater, set by the bundle scripts/bundle-cli.mjs writes)', () => {
-    const bundle = loadBundle(bundleFile("function later() { module.ranLater = true }\nmodule.exports = { later }\n"), [caches])
-    expect(bundle.ranLater()).toBe(false)
-    ;(bundle.exports.later as () => void)()
-    expect(bundle.ranLater()).toBe(true)
-    expect(loadBundle(bundleFile(), [caches]).ranLater()).toBe(false)
-  })
-
   it('runs the bundle as CommonJS, makes a cache, and uses it on the next load', () => {
     const first = loadBundle(bundleFile(), [caches])
     expect(first.cache).toBe('none')
