@@ -1,7 +1,7 @@
-import { STATUS_CODES } from 'node:http'
 import type { Duplex } from 'node:stream'
 import type { ApiError } from './errors.js'
 import { VERSION, VERSION_HEADER } from './version.js'
+import { statusText } from './status-text.js'
 
 /**
  * Answers an error in the usual shape straight on a socket, then closes it: for what never becomes
@@ -21,7 +21,7 @@ export function writeRawError(socket: Duplex, error: ApiError, requestId: string
     Connection: 'close',
     ...error.headers,
   }
-  const head = [`HTTP/1.1 ${error.status} ${STATUS_CODES[error.status] ?? ''}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)]
+  const head = [`HTTP/1.1 ${error.status} ${statusText(error.status) ?? ''}`, ...Object.entries(headers).map(([name, value]) => `${name}: ${value}`)]
   socket.once('finish', () => socket.destroy())
   socket.end(`${head.join('\r\n')}\r\n\r\n${body}`)
 }

@@ -1,6 +1,6 @@
 import { join } from 'node:path'
-import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import type { IncomingMessage, Server as HttpServer, ServerResponse } from 'node:http'
+import { createServer as createNetServer, type AddressInfo, type Server } from 'node:net'
 import type { Express, RequestHandler } from 'express'
 import { createClock, monotonicMs, wallClockMs, type Clock } from './clock.js'
 import { idsVaryAcrossStarts, seedOf, type Config } from './config.js'
@@ -15,7 +15,7 @@ import { createWebhookEngine, type WebhookEngine } from './events/webhooks.js'
 import { createEventLog, type EventLog } from './events/event-log.js'
 import { loadFixtures, type Fixtures } from './fixtures.js'
 import { createApp } from './http/app.js'
-import { attachPlainConnections } from './http/plain-connection.js'
+import { servePlainConnections, type PlainConnections } from './http/plain-connection.js'
 import type { HttpServices } from './http/services.js'
 import { answerClientErrors, guardUnreadAnswers, listenOn, serverOptions } from './http/server-guards.js'
 import type { AppDeps } from './http/context.js'
@@ -193,19 +193,32 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
   const { expressApp, listener } = app
 
   let server: Server | undefined
+  let plain: PlainConnections | undefined
   let stopGuard = () => {}
   return {
     config, expressApp, clock, store, bus, accounts, services, fixtures, control, webhooks, events, stream, prices, pairs,
     loadRoutes: table.loadAll,
     listen() {
-      server = createServer(serverOptions(config), (req, res) => {
-        lastRequestAt = monotonicMs()
-        listener(req, res)
-      })
-      if (options.plainConnections !== false) attachPlainConnections(server, app, () => (lastRequestAt = monotonicMs()))
+      const nextRequestId = () => `req_${http.requestIds.base62(24)}`
+      // node:http's server: every connection's, or (the sandbox's own layer in front) those the layer hands over.
+      const nodeServer = () => {
+        const made = process.getBuiltinModule('node:http').createServer(serverOptions(config), (req: IncomingMessage, res: ServerResponse) => {
+          lastRequestAt = monotonicMs()
+          listener(req, res)
+        })
+        answerClientErrors(made, nextRequestId)
+        made.on('upgrade', stream.handleUpgrade)
+        return made
+      }
+      if (options.plainConnections === false) server = nodeServer()
+      else {
+        // As node:http's server makes its own net.Server: half-open connections left to the HTTP layer
+        // to end (as node's socketOnEnd does), and no Nagle delay on the answers' writes.
+        server = createNetServer({ allowHalfOpen: true, noDelay: true })
+        plain = servePlainConnections(server, { nodeServer, headersTimeout: config.headersTimeout }, app, () => (lastRequestAt = monotonicMs()))
+        answerClientErrors(server, nextRequestId)
+      }
       stopGuard = guardUnreadAnswers(server, config)
-      answerClientErrors(server, () => `req_${http.requestIds.base62(24)}`)
-      server.on('upgrade', stream.handleUpgrade)
       return new Promise((resolve, reject) => {
         server!.once('error', reject)
         server!.once('listening', () => {
@@ -227,7 +240,10 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
       stopGuard()
       if (server) {
         const closed = new Promise<void>((resolve) => server!.close(() => resolve()))
-        server.closeAllConnections()
+        if (plain) {
+          plain.closeAll()
+          plain.close()
+        } else (server as HttpServer).closeAllConnections()
         await closed
       }
       await store.close()

@@ -1,4 +1,4 @@
-import { createServer, type IncomingHttpHeaders } from 'node:http'
+import type { IncomingHttpHeaders } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import { verificationError } from '../standard-webhooks.js'
 import type { EventMatch, SandboxEvent } from './control-types.js'
@@ -49,7 +49,8 @@ export async function createWebhookReceiver(options: WebhookReceiverOptions = {}
   const received: ReceivedDelivery[] = []
   const waiters = new Set<() => void>()
 
-  const server = createServer((req, res) => {
+  // node:http loaded when a receiver is made, not with the library: a start needs none of it (src/status-text.ts).
+  const server = process.getBuiltinModule('node:http').createServer((req, res) => {
     const chunks: Buffer[] = []
     req.on('data', (chunk: Buffer) => chunks.push(chunk))
     req.on('end', () => {

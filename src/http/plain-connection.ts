@@ -1,5 +1,5 @@
 import type { Server } from 'node:http'
-import type { Socket } from 'node:net'
+import type { Server as NetServer, Socket } from 'node:net'
 import type { LocatedRoute } from './app.js'
 import { PlainRequest, PlainResponse, type ResponseOwner } from './plain-messages.js'
 
@@ -10,16 +10,18 @@ export interface PlainApp {
 }
 
 /**
- * The sandbox's own HTTP/1.1 layer in front of node:http (issue 33, round 11). Every connection
- * starts here. A request in the strict, common subset below, already whole in the bytes received,
+ * The sandbox's own HTTP/1.1 layer in front of node:http (issue 33, round 11). `server` is a
+ * node:net server, and every connection it accepts starts here. A request in the strict, common subset below, already whole in the bytes received,
  * for a route object (not express), goes through the same pipeline as one node parsed (the listener's
  * `serve`), with a request and response of the layer's own (plain-messages.ts) that write the bytes
  * node would write. Anything else (a request not whole yet, a body still to come, chunked, `Expect`,
  * an upgrade, HEAD or OPTIONS, a path for express, HTTP/1.0, a header node might read otherwise,
  * anything malformed) hands the connection to node:http for good, from that request on: once the
  * layer's answers on it have gone out, the bytes not answered go back to the socket and node's own
- * connection listener takes it, so node answers as it always has (its 400, 408 and 431, the
- * sandbox's clientError answers, its timeouts, keep-alive).
+ * server takes it, so node answers as it always has (its 400, 408 and 431, the sandbox's
+ * clientError answers, its timeouts, keep-alive). node's server (`options.nodeServer`) is made, and
+ * node:http loaded, with the first connection handed over: a start and a test's API requests need
+ * none of it, and loading it and making the server was about 1.25 ms of a cold start.
  *
  * The subset: `METHOD SP origin-form SP HTTP/1.1`, the method in capitals, the target's characters
  * those of a path and query (no '#', no space, nothing outside ASCII); header lines `token ":" OWS
@@ -31,39 +33,75 @@ export interface PlainApp {
  * more than a minimal layer's (bench/post-floor.mjs, issue 33, round 10); see docs/benchmarks.md,
  * "Issue 33, round 11: post-layer", for what this layer saves.
  */
-export function attachPlainConnections(server: Server, app: PlainApp, onRequest: () => void): void {
-  const listeners = server.listeners('connection') as Array<(socket: Socket) => void>
-  const nodeListener = listeners.find((listener) => listener.name === 'connectionListener')
-  if (nodeListener === undefined) return
+export function servePlainConnections(server: NetServer, options: PlainServerOptions, app: PlainApp, onRequest: () => void): PlainConnections {
   const live = new Set<PlainConnection>()
-  const layer: Layer = { server, app, onRequest, nodeListener, live }
-  server.removeListener('connection', nodeListener)
-  server.prependListener('connection', (socket: Socket) => {
-    // What the layer does not do as node does: socket timeouts, a cap on requests a connection.
-    if (server.timeout || server.maxRequestsPerSocket) return void nodeListener.call(server, socket)
+  let nodeServer: Server | undefined
+  const handOver = (socket: Socket) => {
+    if (nodeServer === undefined) {
+      nodeServer = options.nodeServer()
+      // node tracks a server's connections (their deadlines, so the 408s; closeAllConnections) from
+      // its 'listening' on (setupConnectionsTracking, lib/_http_server.js). This one never listens
+      // itself: `server` does, and hands it its connections.
+      nodeServer.emit('listening')
+    }
+    nodeServer.emit('connection', socket)
+  }
+  const layer: Layer = { events: server, headersTimeout: options.headersTimeout, keepAliveTimeout: options.keepAliveTimeout ?? KEEP_ALIVE_TIMEOUT, app, onRequest, handOver, live }
+  server.on('connection', (socket: Socket) => {
     live.add(new PlainConnection(layer, socket))
   })
-  // server.close() calls closeIdleConnections(); sandbox.close() calls closeAllConnections() too: node's see only its own connections.
-  const closeAll = server.closeAllConnections
-  server.closeAllConnections = function (this: Server) {
-    closeAll.call(this)
-    for (const connection of live) connection.socket.destroy()
+  return {
+    closeAll() {
+      nodeServer?.closeAllConnections()
+      for (const connection of live) connection.socket.destroy()
+    },
+    closeIdle() {
+      nodeServer?.closeIdleConnections()
+      for (const connection of live) if (connection.idle()) connection.socket.destroy()
+    },
+    close() {
+      // Its deadline check's timer, and any connection left idle.
+      nodeServer?.close()
+    },
   }
-  const closeIdle = server.closeIdleConnections
-  server.closeIdleConnections = function (this: Server) {
-    closeIdle.call(this)
-    for (const connection of live) if (connection.idle()) connection.socket.destroy()
-  }
+}
+
+export interface PlainServerOptions {
+  /** node's own server (node:http's `createServer`), made on the first connection the layer hands over. */
+  nodeServer: () => Server
+  /** `--headers-timeout`: a connection's first request must come whole within it, or node's 408. */
+  headersTimeout: number
+  /** An idle connection closes after it (and node's second more); node's server's default unless given (a test shortens it). */
+  keepAliveTimeout?: number
+}
+
+/** What closing the server needs of the layer: net.Server's `close()` waits for every connection, and closes none. */
+export interface PlainConnections {
+  /** Destroys every connection: the layer's, and those handed to node's server. */
+  closeAll(): void
+  /** Destroys the connections waiting for a request. */
+  closeIdle(): void
+  /** Closes node's server, if one was made. */
+  close(): void
 }
 
 interface Layer {
-  server: Server
+  /** The listening server: the layer emits 'clientError' and 'timeout' on it, as node's server does on itself. */
+  events: NetServer
+  headersTimeout: number
+  keepAliveTimeout: number
   app: PlainApp
   onRequest: () => void
-  nodeListener: (socket: Socket) => void
+  handOver: (socket: Socket) => void
   live: Set<PlainConnection>
 }
 
+/**
+ * node:http's default `server.keepAliveTimeout` (5 s), which the layer's connections keep and its
+ * answers announce (`Keep-Alive: timeout=5`); test/http/plain-layer.test.ts compares those bytes
+ * with node's own server's.
+ */
+const KEEP_ALIVE_TIMEOUT = 5000
 /** node adds this to `server.keepAliveTimeout` for the socket's own timeout (lib/_http_server.js, HTTP_SERVER_KEEP_ALIVE_TIMEOUT_BUFFER). */
 const KEEP_ALIVE_TIMEOUT_BUFFER = 1000
 /** The longest head the layer reads itself; node's limit is 16 KB (`--max-http-header-size`), so the layer never takes one node would refuse. */
@@ -133,7 +171,7 @@ class PlainConnection implements ResponseOwner {
     socket.on('close', this.onClose)
     socket.on('error', this.onError)
     // node times a connection's first request from its start (--headers-timeout); one that sends nothing gets its 408 as from node.
-    const { headersTimeout } = layer.server
+    const { headersTimeout } = layer
     if (headersTimeout > 0) this.firstTimer = setTimeout(() => this.firstRequestLate(), headersTimeout).unref()
   }
 
@@ -142,7 +180,7 @@ class PlainConnection implements ResponseOwner {
   }
 
   keepAliveTimeout(): number {
-    return this.layer.server.keepAliveTimeout
+    return this.layer.keepAliveTimeout
   }
 
   private received(chunk: Buffer): void {
@@ -289,7 +327,7 @@ class PlainConnection implements ResponseOwner {
       return
     }
     if (this.pending !== undefined || this.handing) return this.handOff()
-    const timeout = this.layer.server.keepAliveTimeout
+    const timeout = this.layer.keepAliveTimeout
     if (timeout && !this.done) {
       this.idleSince = Date.now()
       this.idleLimit = timeout + KEEP_ALIVE_TIMEOUT_BUFFER
@@ -303,7 +341,7 @@ class PlainConnection implements ResponseOwner {
     this.stop()
     const pending = this.pending
     this.pending = undefined
-    layer.nodeListener.call(layer.server, socket)
+    layer.handOver(socket)
     if (pending !== undefined && pending.length > 0) socket.unshift(pending)
     this.resumeReading()
   }
@@ -358,7 +396,7 @@ class PlainConnection implements ResponseOwner {
     const { socket } = this
     socket.removeListener('error', this.onError)
     socket.on('error', noop)
-    if (!this.layer.server.emit('clientError', error, socket)) socket.destroy(error)
+    if (!this.layer.events.emit('clientError', error, socket)) socket.destroy(error)
   }
 
   /** The idle timer has come: the keep-alive timeout closes the connection if it has been idle since, as node's `socketOnTimeout`. */
@@ -370,7 +408,7 @@ class PlainConnection implements ResponseOwner {
       this.idleTimer = setTimeout(this.onIdleCheck, left).unref()
       return
     }
-    if (!this.layer.server.emit('timeout', this.socket)) this.socket.destroy()
+    if (!this.layer.events.emit('timeout', this.socket)) this.socket.destroy()
   }
 
   private stopIdleTimer(): void {
@@ -386,7 +424,7 @@ class PlainConnection implements ResponseOwner {
     this.stop()
     const error = Object.assign(new Error('Request timeout'), { code: 'ERR_HTTP_REQUEST_TIMEOUT' })
     this.socket.on('error', noop)
-    if (!this.layer.server.emit('clientError', error, this.socket)) this.socket.destroy(error)
+    if (!this.layer.events.emit('clientError', error, this.socket)) this.socket.destroy(error)
   }
 }
 

@@ -1,5 +1,6 @@
-import { STATUS_CODES, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
+import { statusText } from '../status-text.js'
 
 /**
  * The request and response of the sandbox's own HTTP/1.1 layer (src/http/plain-connection.ts): what
@@ -319,7 +320,7 @@ export class PlainResponse extends Events {
    */
   private head(chunks: Array<string | Buffer> | undefined): string | undefined {
     const status = this.statusCode
-    let header = `HTTP/1.1 ${status} ${this.statusMessage ?? STATUS_CODES[status] ?? 'unknown'}\r\n`
+    let header = `HTTP/1.1 ${status} ${this.statusMessage ?? statusText(status) ?? 'unknown'}\r\n`
     let date = false
     let connection = false
     let contentLength = false

@@ -1,5 +1,5 @@
-import type { Server, ServerOptions } from 'node:http'
-import { isIP, type Socket } from 'node:net'
+import type { ServerOptions } from 'node:http'
+import { isIP, type Server, type Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
 import { ApiError } from '../errors.js'
 import { writeRawError } from '../raw-answer.js'

@@ -1,14 +1,15 @@
 import { createServer, type Server, type ServerResponse } from 'node:http'
-import { connect, type AddressInfo, type Socket } from 'node:net'
+import { connect, createServer as createNetServer, type AddressInfo, type Server as NetServer, type Socket } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
 import { LocatedRoute } from '../../src/http/app.js'
-import { attachPlainConnections } from '../../src/http/plain-connection.js'
+import { servePlainConnections, type PlainConnections } from '../../src/http/plain-connection.js'
 import { PlainRequest, PlainResponse } from '../../src/http/plain-messages.js'
 
 /**
- * The sandbox's own HTTP/1.1 layer's connection life, on a bare node:http server: which requests it
- * takes and which go to node for good, keep-alive's idle timeout, the first request's deadline,
- * server.close() and closeAllConnections(), a client gone mid-answer. test/http/plain-layer.test.ts
+ * The sandbox's own HTTP/1.1 layer's connection life, on a node:net server with a bare node:http
+ * server behind it: which requests it takes and which go to node for good, keep-alive's idle
+ * timeout, the first request's deadline (the layer's, and node's for a connection handed over),
+ * close() and closeAll(), a client gone mid-answer. test/http/plain-layer.test.ts
  * compares its answers with node's byte for byte on a whole sandbox.
  */
 
@@ -18,13 +19,15 @@ interface Seen {
   url: string
 }
 
-let server: Server | undefined
+let server: NetServer | undefined
+let plain: PlainConnections | undefined
 const sockets: Socket[] = []
 afterEach(async () => {
   for (const socket of sockets.splice(0)) socket.destroy()
   if (server) {
     const closing = new Promise((resolve) => server!.close(resolve))
-    server.closeAllConnections()
+    plain!.closeAll()
+    plain!.close()
     await closing
   }
   server = undefined
@@ -32,8 +35,17 @@ afterEach(async () => {
 
 const ANSWER = '{"ok":true}'
 
-/** A node:http server with the layer: `/plain…` paths are the layer's routes (answered at once, or held with `/plain/held`). */
-async function start(options: { hold?: (res: PlainResponse | ServerResponse) => void } = {}): Promise<{ port: number; seen: Seen[]; server: Server }> {
+interface Started {
+  port: number
+  seen: Seen[]
+  server: NetServer
+  plain: PlainConnections
+  /** node's server, once the layer has made it. */
+  node: () => Server | undefined
+}
+
+/** A node:net server with the layer and a bare node:http server behind it: `/plain…` paths are the layer's routes (answered at once, or held with `/plain/held`). */
+async function start(options: { hold?: (res: PlainResponse | ServerResponse) => void; headersTimeout?: number; keepAliveTimeout?: number } = {}): Promise<Started> {
   const seen: Seen[] = []
   const answer = (req: { method?: string; url?: string }, res: PlainResponse | ServerResponse, layer: boolean) => {
     seen.push({ layer, method: req.method!, url: req.url! })
@@ -41,9 +53,16 @@ async function start(options: { hold?: (res: PlainResponse | ServerResponse) => 
     res.writeHead(200, ['Content-Type', 'application/json', 'Content-Length', String(ANSWER.length)])
     ;(res as ServerResponse).end(ANSWER)
   }
-  server = createServer((req, res) => answer(req, res, false))
-  attachPlainConnections(
+  let node: Server | undefined
+  const headersTimeout = options.headersTimeout ?? 60_000
+  server = createNetServer({ allowHalfOpen: true, noDelay: true })
+  plain = servePlainConnections(
     server,
+    {
+      nodeServer: () => (node = createServer({ headersTimeout, requestTimeout: headersTimeout, connectionsCheckingInterval: Math.min(headersTimeout, 1000) }, (req, res) => answer(req, res, false))),
+      headersTimeout,
+      keepAliveTimeout: options.keepAliveTimeout,
+    },
     {
       locate: (method, url) => (url.startsWith('/plain') && method !== 'HEAD' ? new LocatedRoute({ handler: () => {}, params: {} }, url, undefined) : undefined),
       serve: (req, res) => {
@@ -54,7 +73,7 @@ async function start(options: { hold?: (res: PlainResponse | ServerResponse) => 
     () => {},
   )
   await new Promise<void>((resolve) => server!.listen(0, '127.0.0.1', resolve))
-  return { port: (server.address() as AddressInfo).port, seen, server }
+  return { port: (server.address() as AddressInfo).port, seen, server, plain, node: () => node }
 }
 
 function open(port: number): Promise<Socket> {
@@ -126,8 +145,7 @@ describe('the plain layer on a connection', () => {
   })
 
   it('closes an idle connection after the keep-alive timeout, plus the second node adds', async () => {
-    const { port, server } = await start()
-    server.keepAliveTimeout = 100
+    const { port } = await start({ keepAliveTimeout: 100 })
     const socket = await open(port)
     socket.write(request('GET', '/plain/1'))
     const text = await answers(socket, 1)
@@ -139,8 +157,7 @@ describe('the plain layer on a connection', () => {
   })
 
   it('answers 408 through the clientError listener when nothing comes within headersTimeout', async () => {
-    const { port, server } = await start()
-    server.headersTimeout = 200
+    const { port, server } = await start({ headersTimeout: 200 })
     const errors: string[] = []
     server.on('clientError', (error: Error & { code?: string }, socket: Socket) => {
       errors.push(error.code ?? '')
@@ -154,9 +171,9 @@ describe('the plain layer on a connection', () => {
     expect(text).toMatch(/^HTTP\/1\.1 408 /)
   })
 
-  it('lets server.close() end idle connections, and closeAllConnections() busy ones, with a held answer closed', async () => {
+  it('lets closeIdle() end idle connections, and closeAll() busy ones, with a held answer closed', async () => {
     let held: PlainResponse | ServerResponse | undefined
-    const { port, server } = await start({ hold: (res) => (held = res) })
+    const { port, server, plain } = await start({ hold: (res) => (held = res) })
     const idle = await open(port)
     idle.write(request('GET', '/plain/1'))
     await answers(idle, 1)
@@ -165,9 +182,10 @@ describe('the plain layer on a connection', () => {
     await new Promise((resolve) => setTimeout(resolve, 30))
     const heldClosed = new Promise((resolve) => (held as PlainResponse).once('close', resolve))
     const closing = new Promise((resolve) => server.close(resolve))
+    plain.closeIdle()
     await closed(idle)
     expect(busy.destroyed).toBe(false)
-    server.closeAllConnections()
+    plain.closeAll()
     await Promise.all([closed(busy), heldClosed, closing])
     expect((held as PlainResponse).writableFinished).toBe(false)
   })
@@ -211,12 +229,33 @@ describe('the plain layer on a connection', () => {
     })
   })
 
-  it('leaves a server with a socket timeout or a cap on requests a connection to node', async () => {
-    const { port, seen, server } = await start()
-    server.maxRequestsPerSocket = 5
-    const socket = await open(port)
-    socket.write(request('GET', '/plain/1'))
-    expect(await answers(socket, 1)).toContain('Keep-Alive: timeout=5, max=5\r\n')
-    expect(seen).toEqual([{ layer: false, method: 'GET', url: '/plain/1' }])
+  it("makes node's server with the first connection it hands over, and node's deadlines and closeAll() hold there", async () => {
+    const { port, server, plain, node } = await start({ headersTimeout: 300 })
+    const plainOnly = await open(port)
+    plainOnly.write(request('GET', '/plain/1'))
+    await answers(plainOnly, 1)
+    expect(node()).toBeUndefined()
+    const errors: string[] = []
+    // What the sandbox's clientError answer does (server-guards.ts), on node's server once it is made.
+    const slow = await open(port)
+    slow.write('GET /plain/1 HTTP/1.1\r\nHost: x\r\n')
+    let slowText = ''
+    slow.on('data', (chunk: Buffer) => (slowText += chunk.toString('latin1')))
+    await new Promise((resolve) => setTimeout(resolve, 30))
+    node()!.on('clientError', (error: Error & { code?: string }, socket: Socket) => {
+      errors.push(error.code ?? '')
+      socket.end('HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n')
+    })
+    await closed(slow)
+    expect(errors).toEqual(['ERR_HTTP_REQUEST_TIMEOUT'])
+    expect(slowText).toMatch(/^HTTP\/1\.1 408 /)
+    // A kept-alive connection node answered is closed by closeAll(), as the layer's are.
+    const handed = await open(port)
+    handed.write(request('HEAD', '/plain/2'))
+    await answers(handed, 1)
+    const closing = new Promise((resolve) => server.close(resolve))
+    plain.closeAll()
+    plain.close()
+    await Promise.all([closed(handed), closed(plainOnly), closing])
   })
 })
