@@ -506,6 +506,9 @@ function compiledWithTheFile(file) {
   const text = readFileSync(file, 'latin1')
   const tree = ts.createSourceFile(file, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS)
   const declared = tree.statements.filter((statement) => ts.isFunctionDeclaration(statement) && statement.name && statement.body)
+  // `export function f` cannot become `var f=(…)` as it stands: esbuild writes these files' exports as one `export {…}`.
+  const exported = declared.find((statement) => statement.modifiers?.some((modifier) => modifier.kind === ts.SyntaxKind.ExportKeyword || modifier.kind === ts.SyntaxKind.DefaultKeyword))
+  if (exported) throw new Error(`bundle-cli: ${file} exports ${exported.name.text} at its declaration, which compiledWithTheFile cannot wrap`)
   const names = new Set(declared.map((statement) => statement.name.text))
   const seen = new Set()
   for (const statement of tree.statements) {

@@ -240,10 +240,8 @@ export async function createSandbox(config: Config, options: SandboxOptions = {}
       stopGuard()
       if (server) {
         const closed = new Promise<void>((resolve) => server!.close(() => resolve()))
-        if (plain) {
-          plain.closeAll()
-          plain.close()
-        } else (server as HttpServer).closeAllConnections()
+        if (plain) plain.close()
+        else (server as HttpServer).closeAllConnections()
         await closed
       }
       await store.close()

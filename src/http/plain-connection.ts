@@ -2,6 +2,7 @@ import type { Server } from 'node:http'
 import type { Server as NetServer, Socket } from 'node:net'
 import type { LocatedRoute } from './app.js'
 import { PlainRequest, PlainResponse, type ResponseOwner } from './plain-messages.js'
+import { boundedCache } from '../bounded-cache.js'
 
 /** What the layer needs of the app (src/http/app.ts): which requests a route object takes, and the listener's work for them. */
 export interface PlainApp {
@@ -51,17 +52,12 @@ export function servePlainConnections(server: NetServer, options: PlainServerOpt
     live.add(new PlainConnection(layer, socket))
   })
   return {
-    closeAll() {
-      nodeServer?.closeAllConnections()
-      for (const connection of live) connection.socket.destroy()
-    },
-    closeIdle() {
-      nodeServer?.closeIdleConnections()
-      for (const connection of live) if (connection.idle()) connection.socket.destroy()
-    },
     close() {
-      // Its deadline check's timer, and any connection left idle.
-      nodeServer?.close()
+      for (const connection of live) connection.socket.destroy()
+      if (nodeServer === undefined) return
+      nodeServer.closeAllConnections()
+      // Its deadline check's timer.
+      nodeServer.close()
     },
   }
 }
@@ -77,11 +73,7 @@ export interface PlainServerOptions {
 
 /** What closing the server needs of the layer: net.Server's `close()` waits for every connection, and closes none. */
 export interface PlainConnections {
-  /** Destroys every connection: the layer's, and those handed to node's server. */
-  closeAll(): void
-  /** Destroys the connections waiting for a request. */
-  closeIdle(): void
-  /** Closes node's server, if one was made. */
+  /** Destroys every connection, the layer's and those handed to node's server, and closes node's server if one was made. */
   close(): void
 }
 
@@ -121,15 +113,7 @@ const INCOMPLETE = -1
 const ODD = -2
 
 /** Header names as clients spell them, in lower case, without a call into V8's case conversion each time. */
-const lowerNames = new Map<string, string>()
-function lowerOf(name: string): string {
-  let lower = lowerNames.get(name)
-  if (lower === undefined) {
-    lower = name.toLowerCase()
-    if (lowerNames.size < 256) lowerNames.set(name, lower)
-  }
-  return lower
-}
+const lowerOf = boundedCache(256, (name: string) => name.toLowerCase())
 
 class PlainConnection implements ResponseOwner {
   /** Bytes received and not yet taken: the start of a request still to come whole, or what node is to have. */
@@ -173,10 +157,6 @@ class PlainConnection implements ResponseOwner {
     // node times a connection's first request from its start (--headers-timeout); one that sends nothing gets its 408 as from node.
     const { headersTimeout } = layer
     if (headersTimeout > 0) this.firstTimer = setTimeout(() => this.firstRequestLate(), headersTimeout).unref()
-  }
-
-  idle(): boolean {
-    return this.current === null && this.pending === undefined
   }
 
   keepAliveTimeout(): number {

@@ -9,7 +9,7 @@ import { PlainRequest, PlainResponse } from '../../src/http/plain-messages.js'
  * The sandbox's own HTTP/1.1 layer's connection life, on a node:net server with a bare node:http
  * server behind it: which requests it takes and which go to node for good, keep-alive's idle
  * timeout, the first request's deadline (the layer's, and node's for a connection handed over),
- * close() and closeAll(), a client gone mid-answer. test/http/plain-layer.test.ts
+ * close(), a client gone mid-answer. test/http/plain-layer.test.ts
  * compares its answers with node's byte for byte on a whole sandbox.
  */
 
@@ -26,7 +26,6 @@ afterEach(async () => {
   for (const socket of sockets.splice(0)) socket.destroy()
   if (server) {
     const closing = new Promise((resolve) => server!.close(resolve))
-    plain!.closeAll()
     plain!.close()
     await closing
   }
@@ -171,7 +170,7 @@ describe('the plain layer on a connection', () => {
     expect(text).toMatch(/^HTTP\/1\.1 408 /)
   })
 
-  it('lets closeIdle() end idle connections, and closeAll() busy ones, with a held answer closed', async () => {
+  it('closes idle and busy connections on close(), with a held answer closed', async () => {
     let held: PlainResponse | ServerResponse | undefined
     const { port, server, plain } = await start({ hold: (res) => (held = res) })
     const idle = await open(port)
@@ -182,11 +181,8 @@ describe('the plain layer on a connection', () => {
     await new Promise((resolve) => setTimeout(resolve, 30))
     const heldClosed = new Promise((resolve) => (held as PlainResponse).once('close', resolve))
     const closing = new Promise((resolve) => server.close(resolve))
-    plain.closeIdle()
-    await closed(idle)
-    expect(busy.destroyed).toBe(false)
-    plain.closeAll()
-    await Promise.all([closed(busy), heldClosed, closing])
+    plain.close()
+    await Promise.all([closed(idle), closed(busy), heldClosed, closing])
     expect((held as PlainResponse).writableFinished).toBe(false)
   })
 
@@ -229,7 +225,7 @@ describe('the plain layer on a connection', () => {
     })
   })
 
-  it("makes node's server with the first connection it hands over, and node's deadlines and closeAll() hold there", async () => {
+  it("makes node's server with the first connection it hands over, and node's deadlines and close() hold there", async () => {
     const { port, server, plain, node } = await start({ headersTimeout: 300 })
     const plainOnly = await open(port)
     plainOnly.write(request('GET', '/plain/1'))
@@ -249,12 +245,11 @@ describe('the plain layer on a connection', () => {
     await closed(slow)
     expect(errors).toEqual(['ERR_HTTP_REQUEST_TIMEOUT'])
     expect(slowText).toMatch(/^HTTP\/1\.1 408 /)
-    // A kept-alive connection node answered is closed by closeAll(), as the layer's are.
+    // A kept-alive connection node answered is closed by close(), as the layer's are.
     const handed = await open(port)
     handed.write(request('HEAD', '/plain/2'))
     await answers(handed, 1)
     const closing = new Promise((resolve) => server.close(resolve))
-    plain.closeAll()
     plain.close()
     await Promise.all([closed(handed), closed(plainOnly), closing])
   })
