@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http'
-import type { AddressInfo } from 'node:net'
+import { isIP, type AddressInfo } from 'node:net'
 import { afterEach, describe, expect, it } from 'vitest'
-import { listenOn } from '../../src/http/server-guards.js'
+import { ipFamily, listenOn } from '../../src/http/server-guards.js'
 
 /** Listening through `_listen2` for an IP host (src/http/server-guards.ts, issue 33 round 9): what `server.listen` gives. */
 const servers: Server[] = []
@@ -44,5 +44,29 @@ describe('listenOn', () => {
   it('binds the wildcard address 0.0.0.0', async () => {
     const { address } = await listening(0, '0.0.0.0')
     expect(address).toMatchObject({ address: '0.0.0.0', family: 'IPv4' })
+  })
+})
+
+describe('ipFamily', () => {
+  it("answers node's isIP for addresses, near misses and names", () => {
+    const hosts = [
+      '127.0.0.1', '0.0.0.0', '255.255.255.255', '10.0.0.1', '1.2.3.4', '192.168.100.200', '249.250.199.9',
+      '256.0.0.1', '1.2.3.256', '01.2.3.4', '1.2.3.04', '00.0.0.0', '1.2.3', '1.2.3.4.5', '1.2.3.4.', '.1.2.3.4', '1..2.3',
+      '1.2.3.1000', '1.2.3.-4', '1.2.3.4 ', ' 1.2.3.4', '1.2.3.a', '0x7f.0.0.1', '127.1', '', '.', 'localhost', 'example.com',
+      '::', '::1', 'fe80::1', '2001:db8::8a2e:370:7334', '::ffff:127.0.0.1', 'fe80::1%eth0', ':::', '1:2', 'a:b:c',
+      '１.2.3.4', '1.2.3.٤',
+    ]
+    for (const host of hosts) expect([host, ipFamily(host)]).toEqual([host, isIP(host)])
+  })
+
+  it("answers node's isIP for strings of digits and dots, up to 15 characters, from a seeded draw", () => {
+    let state = 20261130
+    const next = () => (state = (Math.imul(state, 1103515245) + 12345) >>> 0)
+    for (let n = 0; n < 20_000; n++) {
+      const length = 1 + (next() % 15)
+      let host = ''
+      for (let i = 0; i < length; i++) host += '0123456789..'.charAt(next() % 12)
+      expect([host, ipFamily(host)]).toEqual([host, isIP(host)])
+    }
   })
 })
