@@ -14,6 +14,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url'
 import { en } from '@faker-js/faker'
 import { build } from 'esbuild'
 import ts from 'typescript'
+import { groupNeverRunModules } from './bundle-groups.mjs'
 
 const dist = fileURLToPath(new URL('../dist/', import.meta.url))
 const bundleFile = `${dist}cli.bundle.cjs`
@@ -397,6 +398,49 @@ for (const [name, contents] of Object.entries(CHUNKS)) {
   })
 }
 
+/**
+ * What the shipped code cache is made from, and the probe below runs too: the CLI's start (`main()`),
+ * then a library sandbox and what a test sends first (the health check, its wallets, a payment).
+ * `bundle` is a loadBundle() answer; the steps leave `sandbox` defined.
+ */
+const FIRST_STEPS = `
+await bundle.exports.main(['node', 'wallet-sandbox', '--host', '127.0.0.1', '--port', '0', '--quiet'])
+const sandbox = await bundle.exports.startSandbox({ host: '127.0.0.1', port: 0 })
+const send = async (path, init = {}) => {
+  const answer = await fetch(sandbox.baseUrl + path, { ...init, headers: { authorization: 'Bearer ' + sandbox.apiKey, 'content-type': 'application/json' } })
+  if (!answer.ok) throw new Error('bundle-cli: ' + path + ' answered ' + answer.status)
+  return answer.json()
+}
+await send('/_sandbox/health')
+const wallets = await send('/v1/wallets?limit=100')
+const source = wallets.data.find((wallet) => wallet.type === 'institutional' && wallet.network === 'polygon' && wallet.currency === 'USDC')
+const payment = { amount: '0.000001', currency: 'USDC', source_wallet: source.id, recipient: '0x000000000000000000000000000000000000dEaD' }
+await send('/v1/payments', { method: 'POST', body: JSON.stringify(payment) })
+`
+
+// The probe: a copy of the bundle that records each module function as it first runs, put through
+// FIRST_STEPS; the modules it did not see run are declared in functions of their own
+// (scripts/bundle-groups.mjs says why and how).
+const probeFile = `${dist}cli.bundle.probe.cjs`
+const ranFile = `${dist}cli.bundle.probe.json`
+const unprobed = readFileSync(bundleFile, 'latin1')
+writeFileSync(probeFile, unprobed.replace(/(init_[\w$]+)=__esmRan;/g, (marked, init) => `${marked}(globalThis.__bundleRan??=[]).push(${JSON.stringify(init)});`), 'latin1')
+try {
+  execFileSync(process.execPath, ['--input-type=module', '-e', `
+import { writeFileSync } from 'node:fs'
+import { loadBundle } from ${JSON.stringify(pathToFileURL(`${dist}code-cache.js`).href)}
+const bundle = loadBundle(${JSON.stringify(probeFile)}, [])
+${FIRST_STEPS}
+writeFileSync(${JSON.stringify(ranFile)}, JSON.stringify(globalThis.__bundleRan))
+process.exit(0)
+`], { stdio: 'inherit' })
+  const { text } = groupNeverRunModules(unprobed, new Set(JSON.parse(readFileSync(ranFile, 'utf8'))))
+  writeFileSync(bundleFile, text, 'latin1')
+} finally {
+  rmSync(probeFile, { force: true })
+  rmSync(ranFile, { force: true })
+}
+
 // loadBundle() reads the bundle as latin1 when it is ASCII, which is what esbuild writes by default,
 // and compiles it as it is when it is already wrapped as Node wraps a CommonJS module (a start then
 // makes no copy of it with the wrapper around). The chunks alike.
@@ -543,18 +587,7 @@ for (const file of readdirSync(dist)) if (file.endsWith('.v8cache')) rmSync(`${d
 const makeCache = `
 import { loadBundle } from ${JSON.stringify(pathToFileURL(`${dist}code-cache.js`).href)}
 const bundle = loadBundle(${JSON.stringify(bundleFile)}, [${JSON.stringify(dist)}], { settledMs: Infinity }) // no checksum remembered in dist/: it would ship
-await bundle.exports.main(['node', 'wallet-sandbox', '--host', '127.0.0.1', '--port', '0', '--quiet'])
-const sandbox = await bundle.exports.startSandbox({ host: '127.0.0.1', port: 0 })
-const send = async (path, init = {}) => {
-  const answer = await fetch(sandbox.baseUrl + path, { ...init, headers: { authorization: 'Bearer ' + sandbox.apiKey, 'content-type': 'application/json' } })
-  if (!answer.ok) throw new Error('bundle-cli: ' + path + ' answered ' + answer.status)
-  return answer.json()
-}
-await send('/_sandbox/health')
-const wallets = await send('/v1/wallets?limit=100')
-const source = wallets.data.find((wallet) => wallet.type === 'institutional' && wallet.network === 'polygon' && wallet.currency === 'USDC')
-const payment = { amount: '0.000001', currency: 'USDC', source_wallet: source.id, recipient: '0x000000000000000000000000000000000000dEaD' }
-await send('/v1/payments', { method: 'POST', body: JSON.stringify(payment) })
+${FIRST_STEPS}
 bundle.saveCache()
 // The chunks a test's first requests do not load get caches of their own, not added to the bundle's
 // (saved above): express (a 404), faker (an account of another key), ws (a stream client), commander

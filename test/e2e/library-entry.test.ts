@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process'
-import { cpSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs'
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { createRequire } from 'node:module'
 import { join } from 'node:path'
@@ -108,6 +108,28 @@ describe('the library entries', () => {
       await named.close()
       process.stdout.write(JSON.stringify({ before, health: health.status, named: namedHealth.status, after: loaded() }))`)
     expect(started).toEqual({ before: [], health: 200, named: 200, after: ['NativeModule dns', 'NativeModule cluster'] })
+  })
+
+  it('answer the routes of the modules a first payment never runs, which the bundle declares in functions of their own', () => {
+    // scripts/bundle-groups.mjs: each group of them is declared when one of its modules is first
+    // used. Routes of several groups, each first used here, in one process.
+    const bundleText = readFileSync(join(ROOT, 'dist', 'cli.bundle.cjs'), 'latin1')
+    expect(bundleText.match(/function __group\d+\(\)\{__group\d+=__esmRan;/g)?.length).toBeGreaterThan(10)
+    const statuses = inNode(`
+      const { startSandbox } = await import(${JSON.stringify(pathToFileURL(entry('import')).href)})
+      const sandbox = await startSandbox({ clock: 'manual' })
+      const call = async (path, init = {}) => (await fetch(sandbox.baseUrl + path, { ...init, headers: { authorization: 'Bearer ' + sandbox.apiKey, 'content-type': 'application/json' } })).status
+      const statuses = {
+        orders: await call('/v1/orders'),
+        webhooks: await call('/v1/webhooks'),
+        advance: await call('/_sandbox/clock/advance', { method: 'POST', body: JSON.stringify({ ms: 1000 }) }),
+        openapi: await call('/v1/openapi.json'),
+        snapshot: await call('/_sandbox/snapshot'),
+        payouts: await call('/v1/payouts'),
+      }
+      await sandbox.close()
+      process.stdout.write(JSON.stringify(statuses))`)
+    expect(statuses).toEqual({ orders: 200, webhooks: 200, advance: 200, openapi: 200, snapshot: 200, payouts: 200 })
   })
 
   it('find the package files from a folder whose path a file URL must escape', () => {
