@@ -26,7 +26,7 @@
 // as a stub that declares its group, then runs the real `init_x`, which the group assigned to it.
 // The statements moved only declare, so running them later changes nothing but when; the group's
 // function is sloppy, as the top level is, so its functions stay sloppy; every name keeps its text,
-// so stack traces are as before. The build checks each of these and fails when one does not hold.
+// so stack traces name the same functions. The build checks each of these and fails when one does not hold.
 import ts from 'typescript'
 
 const GROUP = '__group'
@@ -58,7 +58,7 @@ export function groupNeverRunModules(text, ran) {
   const groups = []
   for (const module of never) {
     if (groupOf.has(module.init)) continue
-    const group = { index: groups.length, inits: [], statements: [], bytes: 0 }
+    const group = { index: groups.length, inits: [], bytes: 0 }
     groups.push(group)
     const stack = [module.init]
     groupOf.set(module.init, group)
