@@ -23,11 +23,21 @@ def test_ctrl_c_in_the_middle_of_a_run_leaves_no_sandbox_process(pytester: pytes
     # What a terminal's Ctrl-C does: SIGINT to the foreground process group.
     os.killpg(run.process.pid, signal.SIGINT)
     run.process.wait(timeout=60)
-    assert run.process.returncode == pytest.ExitCode.INTERRUPTED, run.output()
-    assert "KeyboardInterrupt" in run.output()
+    output = run.output()
+    assert "KeyboardInterrupt" in output
     # The teardown waited for the group: it is gone when pytest has exited.
     assert not alive(run.pid)
     assert group_members(run.group) == []
+    assert run.process.returncode == pytest.ExitCode.INTERRUPTED or cpython_condition_race(args, run.process.returncode, output), output
+
+
+def cpython_condition_race(args: list[str], returncode: int, output: str) -> bool:
+    """
+    xdist's controller waits on a queue; a KeyboardInterrupt that lands inside threading.Condition's
+    own lock handling makes it raise "release unlocked lock" (python/cpython#78667, open), and pytest
+    exits with INTERNALERROR instead of INTERRUPTED. Ours is the sandbox's cleanup, checked above.
+    """
+    return bool(args) and returncode == pytest.ExitCode.INTERNAL_ERROR and "RuntimeError: release unlocked lock" in output
 
 
 @pytest.mark.parametrize("args", RUNS)
