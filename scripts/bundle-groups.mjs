@@ -33,21 +33,25 @@ const GROUP = '__group'
 
 /**
  * `text`: the unwrapped bundle; `ran`: the `init_x` names its first steps ran. Answers the new text
- * and the groups (their modules' `init_x` names and bytes moved).
+ * and the groups (their modules' `init_x` names).
  */
 export function groupNeverRunModules(text, ran) {
   if (new RegExp(`(?<![\\w$])${GROUP}\\d`).test(text)) throw new Error(`bundle-groups: ${GROUP}<n> is not a fresh identifier`)
   const tree = ts.createSourceFile('cli.bundle.cjs', text, ts.ScriptTarget.Latest, true, ts.ScriptKind.JS)
   const modules = modulesOf(tree)
-  const byInit = new Map(modules.map((module) => [module.init, module]))
+  const known = new Set(modules.map((module) => module.init))
+  for (const module of modules) {
+    for (const imported of module.imports) {
+      if (!known.has(imported)) throw new Error(`bundle-groups: ${module.init} calls ${imported}, which is no module's`)
+      if (ran.has(module.init) && !ran.has(imported)) throw new Error(`bundle-groups: ${module.init} ran, and ${imported}, which it imports, did not`)
+    }
+  }
   const never = sharedLeftOut(modules.filter((module) => !ran.has(module.init)), ran)
 
   // The groups: never-run modules joined by static imports (either way).
   const neighbours = new Map(never.map((module) => [module.init, new Set()]))
   for (const module of never) {
     for (const imported of module.imports) {
-      const other = byInit.get(imported)
-      if (other === undefined) throw new Error(`bundle-groups: ${module.init} calls ${imported}, which is no module's`)
       // One that ran, or one left at the top level (sharedLeftOut), is in no group.
       if (!neighbours.has(imported)) continue
       neighbours.get(module.init).add(imported)
@@ -58,7 +62,7 @@ export function groupNeverRunModules(text, ran) {
   const groups = []
   for (const module of never) {
     if (groupOf.has(module.init)) continue
-    const group = { index: groups.length, inits: [], bytes: 0 }
+    const group = { index: groups.length, inits: [] }
     groups.push(group)
     const stack = [module.init]
     groupOf.set(module.init, group)
@@ -67,8 +71,6 @@ export function groupNeverRunModules(text, ran) {
       for (const next of neighbours.get(init)) if (!groupOf.has(next)) (groupOf.set(next, group), stack.push(next))
     }
   }
-  for (const module of modules) if (ran.has(module.init)) for (const imported of module.imports) if (!ran.has(imported)) throw new Error(`bundle-groups: ${module.init} ran, and ${imported}, which it imports, did not`)
-
   // What moves: every statement of a never-run module but its exports object's (a dynamic import
   // reads it from the top level); its init statement moves as `var <the rest>; init_x = …`.
   const moved = new Map() // statement -> its group
@@ -81,7 +83,6 @@ export function groupNeverRunModules(text, ran) {
       if (names.every(isExportsObject)) continue
       if (names.some(isExportsObject)) throw new Error(`bundle-groups: ${module.init}'s exports object is declared with other names: ${excerpt(text, tree, statement)}`)
       moved.set(statement, group)
-      group.bytes += statement.end - statement.getStart(tree)
       for (const name of names) if (name !== module.init) declaredIn.set(name, group)
     }
   }
@@ -100,7 +101,7 @@ export function groupNeverRunModules(text, ran) {
   const groupText = new Map(groups.map((group) => [group, []]))
   for (const statement of tree.statements) {
     const group = moved.get(statement)
-    if (group !== undefined) groupText.get(group).push(movedText(statement, byInitStatement(statement, modules), text, tree))
+    if (group !== undefined) groupText.get(group).push(movedText(statement, text, tree))
   }
   let out = ''
   let at = 0
@@ -114,11 +115,11 @@ export function groupNeverRunModules(text, ran) {
       written.add(group)
       out += `function ${GROUP}${group.index}(){${GROUP}${group.index}=__esmRan;${groupText.get(group).join('\n')}}\n`
     }
-    const init = byInitStatement(statement, modules)
+    const init = initDeclarationOf(statement)?.name.text
     if (init !== undefined) out += `var ${init}=function(){return ${GROUP}${group.index}(),${init}()};`
   }
   out += text.slice(at)
-  return { text: out, groups: groups.map((group) => ({ inits: group.inits, bytes: group.bytes })) }
+  return { text: out, groups: groups.map((group) => ({ inits: group.inits })) }
 }
 
 /**
@@ -146,7 +147,8 @@ function modulesOf(tree) {
     const init = initDeclarationOf(statement)
     if (init === undefined) {
       // Declarations wait for their module's init; anything else is the entry's own and stays.
-      statements = ts.isFunctionDeclaration(statement) || ts.isVariableStatement(statement) ? [...statements, statement] : []
+      if (ts.isFunctionDeclaration(statement) || ts.isVariableStatement(statement)) statements.push(statement)
+      else statements = []
       continue
     }
     const imports = new Set()
@@ -156,7 +158,8 @@ function modulesOf(tree) {
     }
     init.initializer.body.statements.forEach(calls)
     imports.delete(init.name.text)
-    modules.push({ init: init.name.text, statements: [...statements, statement], imports })
+    statements.push(statement)
+    modules.push({ init: init.name.text, statements, imports })
     statements = []
   }
   return modules
@@ -167,11 +170,6 @@ function initDeclarationOf(statement) {
   const inits = statement.declarationList.declarations.filter((d) => ts.isIdentifier(d.name) && /^init_[\w$]+$/.test(d.name.text) && d.initializer !== undefined && ts.isFunctionExpression(d.initializer))
   if (inits.length > 1) throw new Error(`bundle-groups: one statement declares ${inits.map((d) => d.name.text).join(' and ')}`)
   return inits[0]
-}
-
-const byInitStatement = (statement, modules) => {
-  const init = initDeclarationOf(statement)
-  return init === undefined || !modules.some((module) => module.init === init.name.text) ? undefined : init.name.text
 }
 
 /** The names a statement declares; it must only declare (see the header): refused otherwise. */
@@ -191,7 +189,8 @@ function declarationsOf(statement, text, tree) {
 }
 
 /** A moved statement's text; a module's init statement declares its other names and assigns the top level's `init_x`. */
-function movedText(statement, init, text, tree) {
+function movedText(statement, text, tree) {
+  const init = initDeclarationOf(statement)?.name.text
   if (init === undefined) return text.slice(statement.getStart(tree), statement.end)
   const declarations = statement.declarationList.declarations
   const others = declarations.filter((d) => d.name.text !== init).map((d) => d.getText(tree))
