@@ -1,4 +1,5 @@
 import { Heap } from './heap.js'
+import { isoOf } from './date-text.js'
 
 /**
  * The sandbox clock, each account's clock, and the one scheduler. Every timestamp the sandbox writes
@@ -143,7 +144,7 @@ export function createClock(options: ClockOptions): Clock {
   const nowIso = (account?: string) => {
     const ms = now(account)
     if (ms !== lastIsoMs) {
-      lastIso = new Date(ms).toISOString()
+      lastIso = isoOf(ms)
       lastIsoMs = ms
     }
     return lastIso

@@ -3,6 +3,7 @@ import { firstAfter } from '../long-polls.js'
 import { grownColumn, grownTypedColumn, slotsInOrder } from '../ring-columns.js'
 import { ByteSegments } from './byte-segments.js'
 import { headersOf, KEPT_ELLIPSIS, type CapturedRequest } from './request-capture.js'
+import { isoOf } from '../date-text.js'
 
 /**
  * One account's recorded requests (or those without an account), the newest `capacity`, for the
@@ -122,7 +123,7 @@ export class JournalRing {
       headers: headersOf(head, HEADERS),
       replayed: (flags & REPLAYED) !== 0,
       fault: this.faults[slot] as RequestJournalEntry['fault'],
-      at: new Date(this.times[slot]!).toISOString(),
+      at: isoOf(this.times[slot]!),
       request_body: body(REQUEST_BODY),
       response_body: body(RESPONSE_BODY),
       truncated: (flags & TRUNCATED) !== 0,

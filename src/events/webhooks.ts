@@ -14,6 +14,7 @@ import { nextRetryDelay } from './retry-schedule.js'
 import { webhookHeaders } from './signing.js'
 import { createWebhookTransport, type AttemptOutcome, type WebhookTransport } from './webhook-http.js'
 import { createWorkTracker } from './work-tracker.js'
+import { isoOf } from '../date-text.js'
 
 export interface WebhookEngine {
   /** Newest first. */
@@ -148,7 +149,7 @@ export function createWebhookEngine(deps: WebhookEngineDeps): WebhookEngine {
     }
     record.retries_done++
     record.status = 'pending'
-    record.next_attempt_at = new Date(clock.now(record.account_id) + delay).toISOString()
+    record.next_attempt_at = isoOf(clock.now(record.account_id) + delay)
     record.timer = clock.schedule(delay, () => runScheduledRetry(record), record.account_id)
   }
 

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { Socket } from 'node:net'
 import { statusText } from '../status-text.js'
+import { httpDateOf } from '../date-text.js'
 
 /**
  * The request and response of the sandbox's own HTTP/1.1 layer (src/http/plain-connection.ts): what
@@ -74,13 +75,13 @@ export interface HeadState {
 /** `Connection: close` among a header's tokens, as node reads it. */
 const CONNECTION_CLOSE = /(?:^|\W)close(?:$|\W)/i
 
-/** The `Date` header's value, made once a second as node's `utcDate()` does (lib/internal/http.js). */
+/** The `Date` header's value, made once a second as node's `utcDate()` does (lib/internal/http.js), without V8's `toUTCString` (src/date-text.ts says why). */
 let dateCache: string | undefined
 function utcDate(): string {
   if (dateCache === undefined) {
-    const now = new Date()
-    dateCache = now.toUTCString()
-    setTimeout(resetDate, 1000 - now.getUTCMilliseconds()).unref()
+    const now = Date.now()
+    dateCache = httpDateOf(now)
+    setTimeout(resetDate, 1000 - (now % 1000)).unref()
   }
   return dateCache
 }

@@ -3,6 +3,7 @@ import { formatAmount } from '../money.js'
 import { resolveAccount, walletAccount } from '../model/ledger-accounts.js'
 import type { LedgerTransaction } from '../model/postings.js'
 import type { AccountState } from '../store/account-state.js'
+import { isoOf } from '../date-text.js'
 
 /** Reading an account's postings (the control API's `GET /_sandbox/accounts/{id}/postings`). */
 
@@ -36,6 +37,6 @@ export function presentTransaction(account: AccountState, tx: LedgerTransaction)
       const { network, currency, wallet, bucket, counterparty } = resolveAccount(name, (id) => account.wallets.get(id))!
       return { account: name, wallet_id: wallet ? wallet.id : null, bucket: bucket ?? counterparty ?? ('external' as const), amount: formatAmount(amount, ASSETS[network][currency]!), currency, network }
     }),
-    created_at: new Date(tx.at).toISOString(),
+    created_at: isoOf(tx.at),
   }
 }

@@ -10,6 +10,7 @@ import type { AccountState } from '../store/account-state.js'
 import { put, type Change } from '../store/changes.js'
 import type { Store } from '../store/store.js'
 import { parseAmountFor } from './wallets.js'
+import { isoOf } from '../date-text.js'
 
 /**
  * Quotes (CONTRACT.md section 15): a rate held for `--quote-ttl` of sandbox time, used at most once
@@ -91,8 +92,8 @@ export function createQuoteService(deps: { store: Store; clock: Clock; prices: P
         pair: priced.pair,
         side: priced.side,
         price: priced.price,
-        expires_at: new Date(now + deps.quoteTtlMs).toISOString(),
-        created_at: new Date(now).toISOString(),
+        expires_at: isoOf(now + deps.quoteTtlMs),
+        created_at: isoOf(now),
         used_at: null,
         used_by: null,
       }

@@ -1,5 +1,6 @@
 import { MAX_DECIMALS, USD } from './price-fixture.js'
 import { magnitude, type Leg } from './price-walk.js'
+import { isoOf } from '../date-text.js'
 
 /**
  * One pair's quotes from the USD prices of its two legs: BASE/QUOTE is their ratio, rendered with
@@ -83,7 +84,7 @@ function computeQuote(m: PairModel, atMs: number, pinned: ReadonlyMap<string, Pi
     price: renderUnits(units, m.decimals),
     bid: renderUnits(units - half, m.decimals),
     ask: renderUnits(units + half, m.decimals),
-    timestamp: new Date(atMs).toISOString(),
+    timestamp: isoOf(atMs),
   })
 }
 

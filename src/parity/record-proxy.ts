@@ -7,6 +7,7 @@ import { reasonOf } from './http-side.js'
 import { authKind, pickHeaders, queryObject, recordedBody, RECORDED_ANSWER_HEADERS, RECORDED_REQUEST_HEADERS, type RecordedExchange } from './recording.js'
 import { isLiveKey, scrubKnown } from './secrets.js'
 import { UsageError } from './usage.js'
+import { isoOf } from '../date-text.js'
 
 /**
  * `wallet-sandbox record` (CONTRACT.md section 22): a forwarding proxy in front of the hosted
@@ -52,7 +53,7 @@ export async function startRecorder(options: RecorderOptions): Promise<Recorder>
 
   async function handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const started = performance.now()
-    const at = new Date().toISOString()
+    const at = isoOf(Date.now())
     const url = new URL(req.url ?? '/', 'http://recorder')
     const method = req.method ?? 'GET'
     const authorization = req.headers.authorization

@@ -9,6 +9,7 @@ import { SettlementDataSchema } from './data-file-settlements.js'
 import { FaultSchema } from './faults.js'
 import { OutcomeRuleSchema } from './outcome-rules.js'
 import { PricePinSchema } from './price.js'
+import { isoOf } from '../date-text.js'
 
 /**
  * An account's postings as the data file (and a snapshot) holds them: one object per transaction,
@@ -140,7 +141,7 @@ export const IdempotencyDataSchema = z.object({
   request_id: z.string(),
   created_at: timestamp,
   // Older files hold ms since the epoch; they still load.
-  expires_at: z.preprocess((value) => (typeof value === 'number' ? new Date(value).toISOString() : value), timestamp),
+  expires_at: z.preprocess((value) => (typeof value === 'number' ? isoOf(value) : value), timestamp),
 })
 
 export const AccountDataSchema = z.object({

@@ -10,6 +10,7 @@ import { writeSnapshot } from './snapshot-writer.js'
 import { createState } from './state.js'
 import { createRngJournal } from './rng-states.js'
 import type { OpenStoreResult, StoreOptions } from './store-types.js'
+import { isoOf } from '../date-text.js'
 
 /**
  * When a compaction starts: once the journal holds more than a quarter of the snapshot's bytes, or
@@ -42,7 +43,7 @@ export async function openFileStore(options: StoreOptions & { dataFile: string }
   const path = options.dataFile
   const warn = options.warn ?? (() => {})
   const onError = options.onWriteError ?? (() => {})
-  const now = options.now ?? (() => new Date().toISOString())
+  const now = options.now ?? (() => isoOf(Date.now()))
   mkdirSync(dirname(path), { recursive: true })
   const release = acquireLock(path)
   const state = createState()

@@ -2,6 +2,7 @@ import { openingBalanceLines } from '../model/ledger-accounts.js'
 import type { TransactionData, WalletBalances } from '../schemas/data-file.js'
 import type { Cause, LedgerTransaction, PostingLine } from '../model/postings.js'
 import { PostingsLog } from './postings-log.js'
+import { isoOf } from '../date-text.js'
 
 /** An account's postings to and from the data file's form (`schemas/data-file.ts`). */
 
@@ -18,9 +19,9 @@ let renderedIso = ''
 let parsedIso = ''
 let parsedAt = Number.NaN
 
-function isoOf(at: number): string {
+function lastIsoOf(at: number): string {
   if (at !== renderedAt) {
-    renderedIso = new Date(at).toISOString()
+    renderedIso = isoOf(at)
     renderedAt = at
   }
   return renderedIso
@@ -52,7 +53,7 @@ export class PostedTransaction {
 
 /** One transaction as the data file, a snapshot line and a journal `append` hold it. */
 export function transactionToData(tx: Pick<LedgerTransaction, 'cause' | 'ref' | 'at'> & { lines: readonly PostingLine[] }): TransactionData {
-  return { cause: tx.cause, ref: tx.ref, at: isoOf(tx.at), lines: tx.lines.map((line) => ({ account: line.account, amount: String(line.amount) })) }
+  return { cause: tx.cause, ref: tx.ref, at: lastIsoOf(tx.at), lines: tx.lines.map((line) => ({ account: line.account, amount: String(line.amount) })) }
 }
 
 /** A postings append's value as a journal line holds it: the data form of a posted transaction, a read one as it is. */

@@ -1,6 +1,7 @@
 import { CAUSES, type Cause, type LedgerTransaction, type PostingLine } from '../model/postings.js'
 import { ColumnError, chunkCount, encodeColumn, readColumn, type ColumnReader } from './columns.js'
 import type { PostingsLog } from './postings-log.js'
+import { isoOf } from '../date-text.js'
 
 /**
  * A snapshot's transactions, a thousand to a line, in columns (columns.ts): `cause`, `ref`, `at`
@@ -34,7 +35,7 @@ export function* transactionColumns(count: number, fields: TransactionFields): G
   let lastAt = NaN
   let lastIso = ''
   // Transactions of the same millisecond are common (a payment's lock and its events): one date each.
-  const iso = (at: number) => (at === lastAt ? lastIso : ((lastAt = at), (lastIso = new Date(at).toISOString())))
+  const iso = (at: number) => (at === lastAt ? lastIso : ((lastAt = at), (lastIso = isoOf(at))))
   yield ['count', count]
   yield ['cause', encodeColumn(fields.causes())]
   yield ['ref', encodeColumn(fields.refs())]

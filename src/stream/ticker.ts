@@ -3,6 +3,7 @@ import { priceFrame } from './messages.js'
 import { priceBatch, type Outbox, type PriceBatch } from './outbox.js'
 import { createPriceGroups } from './price-groups.js'
 import type { PriceModel } from '../market/prices.js'
+import { isoOf } from '../date-text.js'
 
 /** At most this many ticks of one advance are sent to subscribers: the last ones (CONTRACT.md section 14). */
 export const MAX_SENT_TICKS_PER_ADVANCE = 600
@@ -149,7 +150,7 @@ export function createPriceTicker(deps: { clock: Clock; model: PriceModel; inter
       lastTickAt = Number.NEGATIVE_INFINITY
       arm()
     },
-    stats: () => ({ subscriptions, ticks, lastTickAt: Number.isFinite(lastTickAt) ? new Date(lastTickAt).toISOString() : null, tickWorkMs, tickLateMs }),
+    stats: () => ({ subscriptions, ticks, lastTickAt: Number.isFinite(lastTickAt) ? isoOf(lastTickAt) : null, tickWorkMs, tickLateMs }),
     close() {
       closed = true
       if (timer) clock.cancel(timer)

@@ -4,6 +4,7 @@ import { lazily } from '../../lazily.js'
 import { defineRoute } from '../../http/route.js'
 import { countSchema } from '../../schemas/count.js'
 import { VERSION } from '../../version.js'
+import { isoOf } from '../../date-text.js'
 
 const answerSchema = lazily(() =>
   z.object({
@@ -28,6 +29,6 @@ export const healthRoutes = [
     get response() {
       return answerSchema()
     },
-    handler: (_input, ctx) => ({ status: 'ok', version: VERSION, uptime_s: Math.floor((wallClockMs() - ctx.deps.startedAtMs) / 1000), started_at: new Date(ctx.deps.startedAtMs).toISOString() }),
+    handler: (_input, ctx) => ({ status: 'ok', version: VERSION, uptime_s: Math.floor((wallClockMs() - ctx.deps.startedAtMs) / 1000), started_at: isoOf(ctx.deps.startedAtMs) }),
   }),
 ]

@@ -3,6 +3,7 @@ import { ApiError } from '../../errors.js'
 import type { IdempotencyRecords } from '../../ledger/idempotency-records.js'
 import type { IdempotencyRecord } from '../../model/records.js'
 import type { RawBody } from './body.js'
+import { isoOf } from '../../date-text.js'
 
 const DAY_MS = 24 * 60 * 60 * 1000
 const VISIBLE_ASCII = /^[\x21-\x7e]{1,255}$/
@@ -39,7 +40,7 @@ export function createIdempotency(deps: { records: IdempotencyRecords; clock: Cl
         body: '',
         request_id: requestId,
         created_at: clock.nowIso(accountId),
-        expires_at: new Date(clock.now(accountId) + DAY_MS).toISOString(),
+        expires_at: isoOf(clock.now(accountId) + DAY_MS),
       }
       // A new object even in place of an expired record: the old one's expiry timer checks identity.
       records.start(accountId, record)

@@ -1,6 +1,7 @@
 import type { Request, Response } from 'express'
 import { wallClockMs } from '../../clock.js'
 import { paintFor, statusColour, wantsColour } from '../../colour.js'
+import { isoOf } from '../../date-text.js'
 
 /** One answered request, as the request log records it. Never holds a whole API key. */
 export interface RequestLogEntry {
@@ -38,7 +39,7 @@ const isControlPath = (path: string): boolean => path === '/_sandbox' || path.st
 export function toEntry(req: Request, res: Response, ctx: { requestId: string; durationMs: number }, now = wallClockMs()): RequestLogEntry {
   const path = pathOf(req)
   return {
-    time: new Date(now).toISOString(),
+    time: isoOf(now),
     method: req.method,
     path,
     status: res.statusCode,
