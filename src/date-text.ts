@@ -44,7 +44,8 @@ function fieldsOf(instant: number): Fields {
   rest -= minutes * 60_000
   const seconds = Math.floor(rest / 1000)
   const ms = rest - seconds * 1000
-  // Days counted from 0000-03-01, so that a leap day ends its 400-year era's years.
+  // Days counted from 0000-03-01: each year then starts in March, so its leap day, when it has one,
+  // is its last day, and a 400-year era (146,097 days) repeats the same calendar.
   const shifted = days + 719_468
   const era = Math.floor(shifted / 146_097)
   const dayOfEra = shifted - era * 146_097
