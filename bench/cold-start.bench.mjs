@@ -96,7 +96,8 @@ for (const { name, env } of environments) {
       if (judged && !pass) missed++
       // Each start against the bare server's of the same round (they ran one after the other): a
       // machine that gets busier during the run moves this median less than the ratio of two medians.
-      const pairs = of(target, measure).map((value, round) => value / of(bare, measure)[round])
+      const bareValues = of(bare, measure)
+      const pairs = of(target, measure).map((value, round) => value / bareValues[round])
       rows.push([
         `${measure === 'ready' ? 'spawn → first 200' : 'spawn → first payment'}: ${target.name}${environments.length > 1 ? ` (${name})` : ''}`,
         fixed(own.p50, 0), fixed(own.p99, 0), fixed(own.max, 0),
