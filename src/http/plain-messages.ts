@@ -75,7 +75,10 @@ export interface HeadState {
 /** `Connection: close` among a header's tokens, as node reads it. */
 const CONNECTION_CLOSE = /(?:^|\W)close(?:$|\W)/i
 
-/** The `Date` header's value, made once a second as node's `utcDate()` does (lib/internal/http.js), without V8's `toUTCString` (src/date-text.ts says why). */
+/**
+ * The `Date` header's value, made once a second as node's `utcDate()` does (lib/internal/http.js),
+ * without V8's `toUTCString` (src/date-text.ts says why).
+ */
 let dateCache: string | undefined
 function utcDate(): string {
   if (dateCache === undefined) {

@@ -60,7 +60,8 @@ export function listenOn(server: Server, port: number, host: string): void {
  * node's `isIP(host)`: 4, 6, or 0 for a host name. A dotted quad is read here by hand, as node's
  * `isIPv4` accepts one (four decimal numbers to 255, none with a leading zero): `isIPv4` is a regular
  * expression that V8 compiles at its first use: a first call 0.25 ms in a fresh process, this one's
- * 0.05 ms, for a start that listens on 127.0.0.1 (issue 33, round 12). Every IPv6 address has a colon, so a host without one that is no dotted quad is a name.
+ * 0.05 ms, for a start that listens on 127.0.0.1 (issue 33, round 12). Every IPv6 address has a
+ * colon, so a host without one that is no dotted quad is a name.
  */
 export function ipFamily(host: string): 0 | 4 | 6 {
   if (isDottedQuad(host)) return 4

@@ -30,11 +30,14 @@ describe('isoOf and httpDateOf', () => {
       -62_167_219_200_000, // 0000-01-01T00:00:00.000Z, the first instant formatted here
       253_402_300_799_999, // 9999-12-31T23:59:59.999Z, the last
       951_782_400_000, 951_868_799_999, // 2000-02-29, a leap day of a year divisible by 400
-      4_107_456_000_000, // 2100-03-01, after 2100's missing leap day
+      4_107_456_000_000, 4_107_542_400_000, // 2100-02-28 and 2100-03-01: 2100 has no leap day
       -2_203_891_200_000, // 1900-03-01
       -5_364_662_400_000, // 1800-01-01
       1_764_500_000_000,
     ]) sameAsV8(instant)
+    expect(isoOf(951_782_400_000)).toBe('2000-02-29T00:00:00.000Z')
+    expect(httpDateOf(4_107_542_400_000)).toBe('Mon, 01 Mar 2100 00:00:00 GMT')
+    expect(httpDateOf(0)).toBe('Thu, 01 Jan 1970 00:00:00 GMT')
   })
 
   it('write what V8 writes for the first and last millisecond of every day from 1900 to 2200, and of every 97th day from 0000 to 9999', () => {
